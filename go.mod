@@ -1,0 +1,3 @@
+module github.com/sfnapprovals/approvals
+
+go 1.26

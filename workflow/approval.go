@@ -1,0 +1,130 @@
+// Package workflow is the domain of human approvals for AWS Step Functions:
+// the approval request a paused execution sends, the stored approval, the
+// decision a person makes, and the service that requests and decides
+// approvals exactly once. It imports only the standard library; adapters
+// (DynamoDB, Step Functions, Slack) implement the small interfaces declared
+// in service.go.
+package workflow
+
+import (
+	"time"
+)
+
+// Status is where an approval is in its life.
+type Status string
+
+const (
+	// StatusPending waits for a person to decide.
+	StatusPending Status = "pending"
+	// StatusClaimed holds a recorded decision whose resume is not yet
+	// confirmed. A claim older than the service's lease may be taken over,
+	// which is how a crash between claim and resume heals.
+	StatusClaimed Status = "claimed"
+	// StatusDecided means the execution was resumed with the decision.
+	StatusDecided Status = "decided"
+	// StatusExpired means the task timed out or was closed before a
+	// decision could resume it.
+	StatusExpired Status = "expired"
+)
+
+// Final reports whether nothing more can happen to the approval.
+func (s Status) Final() bool { return s == StatusDecided || s == StatusExpired }
+
+// Queue names the work lists a Store keeps indexed, so that nothing is
+// found by scanning.
+type Queue string
+
+const (
+	// QueuePending lists approvals waiting for a decision, oldest first.
+	QueuePending Queue = "pending"
+	// QueueClaimed lists approvals whose resume is not yet confirmed.
+	QueueClaimed Queue = "claimed"
+	// QueueMessage lists final approvals whose Slack message does not yet
+	// show the outcome.
+	QueueMessage Queue = "message"
+)
+
+// Approval is one stored request for a human decision, keyed by a short
+// unguessable ID. It is the record of who decided what, when and why.
+type Approval struct {
+	ID           string
+	TaskToken    TaskToken
+	ExecutionARN string
+	StateName    string
+
+	Channel     string // channel the request was posted in
+	ThreadTS    string // thread the request lives in, if any
+	MessageTS   string // ts of the request message, once posted
+	Approvers   []string
+	RequestedBy string
+
+	Title           string
+	Summary         string
+	Fields          []Field
+	Drafts          []string
+	RevisionPresets []string
+	AllowSkip       bool
+
+	CreatedAt time.Time
+	Deadline  time.Time // zero when the task has no timeout
+	PurgeAt   time.Time // when the record may be deleted (DynamoDB TTL)
+
+	Status    Status
+	Decision  *Decision // set once claimed
+	ClaimedAt time.Time // when the current claim was taken
+	Attempts  int       // claims taken, including takeovers
+	ClosedAt  time.Time // when the status became final
+
+	// MessageSynced is true when the Slack message shows the final status.
+	MessageSynced bool
+}
+
+// Queue reports the work list the approval belongs to, or "" if none.
+func (a Approval) Queue() Queue {
+	switch {
+	case a.Status == StatusPending:
+		return QueuePending
+	case a.Status == StatusClaimed:
+		return QueueClaimed
+	case a.Status.Final() && !a.MessageSynced && a.MessageTS != "":
+		return QueueMessage
+	}
+	return ""
+}
+
+// ThreadRoot is the ts of the thread that holds the request and its
+// decision reply: the requested thread, or the request message itself.
+func (a Approval) ThreadRoot() string {
+	if a.ThreadTS != "" {
+		return a.ThreadTS
+	}
+	return a.MessageTS
+}
+
+// Field is a label/value pair shown with a request, in the order given.
+type Field struct {
+	Label string
+	Value string
+}
+
+// TaskToken is a Step Functions task token. It is a secret: it formats and
+// marshals as a redaction so it cannot leak into logs, messages or errors
+// by accident. Reveal returns the real value for the store and resumer.
+type TaskToken string
+
+const redacted = "[redacted]"
+
+// Reveal returns the token itself. Only the store and the resumer call it.
+func (t TaskToken) Reveal() string { return string(t) }
+
+// String redacts the token.
+func (t TaskToken) String() string { return redacted }
+
+// GoString redacts the token for %#v.
+func (t TaskToken) GoString() string { return redacted }
+
+// MarshalJSON redacts the token.
+func (t TaskToken) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
+
+// MarshalText redacts the token.
+func (t TaskToken) MarshalText() ([]byte, error) { return []byte(redacted), nil }

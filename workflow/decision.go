@@ -1,0 +1,148 @@
+package workflow
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Action is what a decision does to the execution.
+type Action string
+
+const (
+	ActionApprove Action = "approved" // SendTaskSuccess
+	ActionRevise  Action = "revise"   // SendTaskSuccess with feedback
+	ActionSkip    Action = "skip"     // SendTaskSuccess
+	ActionReject  Action = "rejected" // SendTaskFailure "Rejected"
+	// ActionExpire is taken by the service itself when nobody decided before
+	// the deadline: SendTaskFailure "ApprovalExpired" (a task that already
+	// timed out just confirms the expiry).
+	ActionExpire Action = "expired"
+)
+
+// Error names the execution sees on SendTaskFailure; a Catch matches them.
+const (
+	ErrorRejected        = "Rejected"
+	ErrorApprovalExpired = "ApprovalExpired"
+)
+
+// MaxReasonLen bounds reasons and feedback (a modal text input's limit).
+const MaxReasonLen = 3000
+
+// Decision is what a person decided about an approval.
+type Decision struct {
+	Action Action
+	// DraftIndex is the 0-based draft approved; -1 when no draft applies.
+	DraftIndex int
+	Preset     string // revise: the preset chosen, if any
+	Text       string // revise: free-text feedback; reject: the reason
+	DecidedBy  string // Slack user ID
+	DecidedAt  time.Time
+}
+
+// NoDraft is the DraftIndex of a decision that picks no draft.
+const NoDraft = -1
+
+// Validate checks the decision against what the request offered. It
+// returns an *Error with code EINVALID.
+func (d Decision) Validate(a Approval) error {
+	if utf8.RuneCountInString(d.Text) > MaxReasonLen {
+		return Errorf(EINVALID, "the text is longer than %d characters", MaxReasonLen)
+	}
+	switch d.Action {
+	case ActionApprove:
+		if len(a.Drafts) > 0 && (d.DraftIndex < 0 || d.DraftIndex >= len(a.Drafts)) {
+			return Errorf(EINVALID, "pick one of the %d drafts to approve", len(a.Drafts))
+		}
+		if len(a.Drafts) == 0 && d.DraftIndex != NoDraft {
+			return Errorf(EINVALID, "this request has no drafts to pick from")
+		}
+	case ActionRevise:
+		if len(a.RevisionPresets) == 0 {
+			return Errorf(EINVALID, "this request does not accept change requests")
+		}
+		if d.Preset != "" && !slices.Contains(a.RevisionPresets, d.Preset) {
+			return Errorf(EINVALID, "%q is not one of the offered changes", clip(d.Preset))
+		}
+		if d.Preset == "" && strings.TrimSpace(d.Text) == "" {
+			return Errorf(EINVALID, "choose a change or describe what to change")
+		}
+	case ActionSkip:
+		if !a.AllowSkip {
+			return Errorf(EINVALID, "this request cannot be skipped")
+		}
+	case ActionReject:
+	default:
+		return Errorf(EINVALID, "unknown action %q", clip(string(d.Action)))
+	}
+	return nil
+}
+
+// Succeeds reports whether the decision resumes the execution with
+// SendTaskSuccess (rather than SendTaskFailure).
+func (d Decision) Succeeds() bool {
+	return d.Action == ActionApprove || d.Action == ActionRevise || d.Action == ActionSkip
+}
+
+// Feedback is the change request as the execution receives it: the preset
+// (if any) and the free text, preset first.
+func (d Decision) Feedback() string {
+	text := strings.TrimSpace(d.Text)
+	switch {
+	case d.Preset == "":
+		return text
+	case text == "":
+		return d.Preset
+	}
+	return d.Preset + "\n" + text
+}
+
+// output is the JSON an execution receives on success (README, "What the
+// execution receives").
+type output struct {
+	ApprovalID    string  `json:"approvalId"`
+	Action        Action  `json:"action"`
+	DraftIndex    *int    `json:"draftIndex,omitempty"`
+	SelectedDraft *string `json:"selectedDraft,omitempty"`
+	Preset        string  `json:"preset,omitempty"`
+	Feedback      *string `json:"feedback,omitempty"`
+	DecidedBy     string  `json:"decidedBy"`
+	DecidedAt     string  `json:"decidedAt"`
+}
+
+// Output is the SendTaskSuccess output for a succeeding decision on a.
+func (d Decision) Output(a Approval) ([]byte, error) {
+	if !d.Succeeds() {
+		return nil, fmt.Errorf("decision %q does not resume with success", d.Action)
+	}
+	o := output{
+		ApprovalID: a.ID,
+		Action:     d.Action,
+		DecidedBy:  d.DecidedBy,
+		DecidedAt:  d.DecidedAt.UTC().Format(time.RFC3339),
+	}
+	if d.Action == ActionApprove && len(a.Drafts) > 0 && d.DraftIndex >= 0 && d.DraftIndex < len(a.Drafts) {
+		i, draft := d.DraftIndex, a.Drafts[d.DraftIndex]
+		o.DraftIndex, o.SelectedDraft = &i, &draft
+	}
+	if d.Action == ActionRevise {
+		fb := d.Feedback()
+		o.Preset, o.Feedback = d.Preset, &fb
+	}
+	return json.Marshal(o)
+}
+
+// Failure is the SendTaskFailure error name and cause for a failing
+// decision on a.
+func (d Decision) Failure(a Approval) (errorName, cause string) {
+	if d.Action == ActionExpire {
+		return ErrorApprovalExpired, "No decision was made on approval " + a.ID + " before its deadline."
+	}
+	if reason := strings.TrimSpace(d.Text); reason != "" {
+		return ErrorRejected, reason
+	}
+	return ErrorRejected, "Rejected by " + d.DecidedBy + " without a reason."
+}

@@ -1,0 +1,390 @@
+package workflow
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Store keeps approvals. Implementations must make Create, Claim, Reclaim
+// and Finish atomic (conditional writes), because several bot replicas and
+// Lambda retries act on the same approval at once. Conflicts are reported
+// as an *Error with code ECONFLICT, a missing approval as ENOTFOUND.
+type Store interface {
+	// Create stores a pending approval unless one already exists for the
+	// same task token; then it returns that one and created=false.
+	Create(ctx context.Context, a Approval) (stored Approval, created bool, err error)
+	// Get returns the approval with the ID.
+	Get(ctx context.Context, id string) (Approval, error)
+	// SetMessage records where the request message was posted.
+	SetMessage(ctx context.Context, id, channel, ts string) (Approval, error)
+	// Claim records d and moves a pending approval to claimed at now.
+	Claim(ctx context.Context, id string, d Decision, now time.Time) (Approval, error)
+	// Reclaim takes over a claim whose ClaimedAt equals claimedAt, keeping
+	// its decision; it counts one more attempt.
+	Reclaim(ctx context.Context, id string, claimedAt, now time.Time) (Approval, error)
+	// Finish moves a claimed approval to a final status.
+	Finish(ctx context.Context, id string, status Status, now time.Time) (Approval, error)
+	// MarkMessageSynced records that the Slack message shows the final
+	// status, which takes the approval off QueueMessage.
+	MarkMessageSynced(ctx context.Context, id string) error
+	// List returns up to limit approvals in the queue, oldest first.
+	List(ctx context.Context, q Queue, limit int) ([]Approval, error)
+}
+
+// Resumer resumes paused executions. Both methods return nil when the
+// result reached the execution, on this call or an earlier one; an *Error
+// with code EEXPIRED when the task had timed out or was closed by something
+// else; any other error is transient and the call may be repeated.
+type Resumer interface {
+	Succeed(ctx context.Context, a Approval, output []byte) error
+	Fail(ctx context.Context, a Approval, errorName, cause string) error
+}
+
+// Directory answers who is in a user group.
+type Directory interface {
+	// GroupMembers returns the user IDs in the Slack user group.
+	GroupMembers(ctx context.Context, groupID string) ([]string, error)
+}
+
+// Service requests and decides approvals. It is safe for concurrent use;
+// exactly-once resumes come from the Store's conditional writes, not from
+// locks in this process.
+type Service struct {
+	store     Store
+	resumer   Resumer
+	directory Directory
+
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+	// ClaimLease is how long a claim is trusted to be in progress before
+	// another attempt may take it over.
+	ClaimLease time.Duration
+	// Retention is how long a record is kept after its deadline.
+	Retention time.Duration
+	// ExpiryGrace is how long after the deadline a pending approval is
+	// expired by Recover, so Step Functions' own timeout comes first.
+	ExpiryGrace time.Duration
+}
+
+// Defaults for a Service.
+const (
+	DefaultClaimLease  = 60 * time.Second
+	DefaultRetention   = 90 * 24 * time.Hour
+	DefaultExpiryGrace = time.Minute
+	// executionMaxAge is Step Functions' one-year limit: without a timeout
+	// a task waits at most that long.
+	executionMaxAge = 365 * 24 * time.Hour
+)
+
+// NewService returns a Service. resumer and directory may be nil for
+// callers that only request approvals (the notifier).
+func NewService(store Store, resumer Resumer, directory Directory) *Service {
+	return &Service{
+		store:       store,
+		resumer:     resumer,
+		directory:   directory,
+		Now:         time.Now,
+		ClaimLease:  DefaultClaimLease,
+		Retention:   DefaultRetention,
+		ExpiryGrace: DefaultExpiryGrace,
+	}
+}
+
+// NewApprovalID returns "ap_" followed by 128 random bits in base32.
+func NewApprovalID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand docs)
+	return "ap_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+// Request stores a validated request as a pending approval. A second call
+// with the same task token returns the stored approval and created=false.
+func (s *Service) Request(ctx context.Context, r Request) (a Approval, created bool, err error) {
+	if err := r.Validate(); err != nil {
+		return Approval{}, false, err
+	}
+	now := s.Now().UTC()
+	a = Approval{
+		ID:              NewApprovalID(),
+		TaskToken:       r.TaskToken,
+		ExecutionARN:    r.ExecutionARN,
+		StateName:       r.StateName,
+		Channel:         r.Channel,
+		ThreadTS:        r.ThreadTS,
+		Approvers:       slices.Compact(slices.Clone(r.Approvers)),
+		RequestedBy:     r.RequestedBy,
+		Title:           r.Title,
+		Summary:         r.Summary,
+		Fields:          r.Fields,
+		Drafts:          r.Drafts,
+		RevisionPresets: r.RevisionPresets,
+		AllowSkip:       r.AllowSkip,
+		CreatedAt:       now,
+		Status:          StatusPending,
+	}
+	end := now.Add(executionMaxAge)
+	if r.TimeoutSeconds > 0 {
+		a.Deadline = now.Add(time.Duration(r.TimeoutSeconds) * time.Second)
+		end = a.Deadline
+	}
+	a.PurgeAt = end.Add(s.Retention)
+	a, created, err = s.store.Create(ctx, a)
+	if err != nil {
+		return Approval{}, false, fmt.Errorf("store approval: %w", err)
+	}
+	return a, created, nil
+}
+
+// RecordMessage records where the request message for the approval was
+// posted.
+func (s *Service) RecordMessage(ctx context.Context, id, channel, ts string) (Approval, error) {
+	a, err := s.store.SetMessage(ctx, id, channel, ts)
+	if err != nil {
+		return Approval{}, fmt.Errorf("record message of approval %s: %w", id, err)
+	}
+	return a, nil
+}
+
+// Get returns the approval with the ID.
+func (s *Service) Get(ctx context.Context, id string) (Approval, error) {
+	return s.store.Get(ctx, id)
+}
+
+// CanDecide returns nil if user may decide a: a listed approver or a member
+// of a listed user group, and not the requester. Otherwise an *Error with
+// code EFORBIDDEN explains why; a failed group lookup is returned as is.
+func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error {
+	if user == "" {
+		return Errorf(EFORBIDDEN, "Only a known Slack user can decide an approval.")
+	}
+	if user == a.RequestedBy {
+		return Errorf(EFORBIDDEN, "You requested this approval, so somebody else has to decide it.")
+	}
+	if slices.Contains(a.Approvers, user) {
+		return nil
+	}
+	for _, group := range a.Approvers {
+		if !IsGroupID(group) || s.directory == nil {
+			continue
+		}
+		members, err := s.directory.GroupMembers(ctx, group)
+		if err != nil {
+			return fmt.Errorf("look up members of user group %s: %w", group, err)
+		}
+		if slices.Contains(members, user) {
+			return nil
+		}
+	}
+	return Errorf(EFORBIDDEN, "You are not one of the approvers of this request.")
+}
+
+// Decide applies a person's decision to the approval with the ID, exactly
+// once: it claims the approval with a conditional write, resumes the
+// execution, then records the outcome. It returns the approval as it now
+// stands. Errors: ENOTFOUND, EFORBIDDEN (nothing changes), EINVALID,
+// ECONFLICT (somebody decided first; the error carries the approval),
+// EEXPIRED (the task had timed out or closed; the approval is now
+// expired). Any other error leaves the approval claimed; a later call or
+// Recover completes it.
+func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, error) {
+	a, err := s.store.Get(ctx, id)
+	if err != nil {
+		return Approval{}, err
+	}
+	if err := s.CanDecide(ctx, a, d.DecidedBy); err != nil {
+		return a, err
+	}
+	now := s.Now().UTC()
+	switch a.Status {
+	case StatusDecided:
+		return a, conflict(a)
+	case StatusExpired:
+		return a, expired(a)
+	case StatusClaimed:
+		if now.Sub(a.ClaimedAt) < s.ClaimLease {
+			return a, conflict(a)
+		}
+		claimed, err := s.store.Reclaim(ctx, a.ID, a.ClaimedAt, now)
+		if err != nil {
+			return s.lost(ctx, a.ID, err)
+		}
+		return s.resume(ctx, claimed)
+	}
+	if err := d.Validate(a); err != nil {
+		return a, err
+	}
+	d.DecidedAt = now
+	claimed, err := s.store.Claim(ctx, a.ID, d, now)
+	if err != nil {
+		return s.lost(ctx, a.ID, err)
+	}
+	return s.resume(ctx, claimed)
+}
+
+// lost turns a failed claim into the conflict the caller should see.
+func (s *Service) lost(ctx context.Context, id string, err error) (Approval, error) {
+	if ErrorCode(err) != ECONFLICT {
+		return Approval{}, fmt.Errorf("claim approval %s: %w", id, err)
+	}
+	current, gerr := s.store.Get(ctx, id)
+	if gerr != nil {
+		return Approval{}, fmt.Errorf("read approval %s after a lost claim: %w", id, gerr)
+	}
+	if current.Status == StatusExpired {
+		return current, expired(current)
+	}
+	return current, conflict(current)
+}
+
+// resume sends the claimed decision to Step Functions and records the
+// outcome.
+func (s *Service) resume(ctx context.Context, a Approval) (Approval, error) {
+	if s.resumer == nil {
+		return a, fmt.Errorf("approval service has no resumer configured")
+	}
+	d := *a.Decision
+	var err error
+	if d.Succeeds() {
+		var out []byte
+		if out, err = d.Output(a); err == nil {
+			err = s.resumer.Succeed(ctx, a, out)
+		}
+	} else {
+		name, cause := d.Failure(a)
+		err = s.resumer.Fail(ctx, a, name, cause)
+	}
+	status := StatusDecided
+	switch {
+	case err == nil && d.Action == ActionExpire:
+		status = StatusExpired
+	case err == nil:
+	case ErrorCode(err) == EEXPIRED:
+		status = StatusExpired
+	default:
+		return a, fmt.Errorf("resume execution of approval %s: %w", a.ID, err)
+	}
+	final, ferr := s.store.Finish(ctx, a.ID, status, s.Now().UTC())
+	if ferr != nil {
+		if ErrorCode(ferr) != ECONFLICT {
+			return a, fmt.Errorf("record outcome of approval %s: %w", a.ID, ferr)
+		}
+		// Another attempt recorded the outcome first.
+		if final, ferr = s.store.Get(ctx, a.ID); ferr != nil {
+			return a, fmt.Errorf("read approval %s: %w", a.ID, ferr)
+		}
+	}
+	if final.Status == StatusExpired && d.Action != ActionExpire {
+		return final, expired(final)
+	}
+	return final, nil
+}
+
+func conflict(a Approval) error {
+	msg := "Somebody is deciding this approval right now."
+	if a.Decision != nil && a.Status.Final() {
+		msg = fmt.Sprintf("This approval was already decided by %s.", a.Decision.DecidedBy)
+	}
+	return &Error{Code: ECONFLICT, Message: msg, Approval: &a}
+}
+
+func expired(a Approval) error {
+	return &Error{Code: EEXPIRED, Message: "This approval has expired: the workflow stopped waiting for it.", Approval: &a}
+}
+
+// PendingFor lists the pending approvals user may decide, oldest first.
+func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
+	all, err := s.store.List(ctx, QueuePending, 1000)
+	if err != nil {
+		return nil, fmt.Errorf("list pending approvals: %w", err)
+	}
+	var mine []Approval
+	for _, a := range all {
+		err := s.CanDecide(ctx, a, user)
+		switch {
+		case err == nil:
+			mine = append(mine, a)
+		case ErrorCode(err) != EFORBIDDEN:
+			return nil, err
+		}
+		if len(mine) == limit {
+			break
+		}
+	}
+	return mine, nil
+}
+
+// RecoverReport counts what Recover did.
+type RecoverReport struct {
+	Resumed int // stale claims completed
+	Expired int // pending approvals past their deadline closed
+	Failed  int // attempts that failed and stay queued
+}
+
+// Recover completes claims whose lease ran out (a process died between claim
+// and resume) and expires pending approvals past their deadline, so nothing
+// is left stuck and no live button outlives its task. Safe to run on every
+// replica at once.
+func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
+	var rep RecoverReport
+	now := s.Now().UTC()
+	claimed, err := s.store.List(ctx, QueueClaimed, 100)
+	if err != nil {
+		return rep, fmt.Errorf("list claimed approvals: %w", err)
+	}
+	for _, a := range claimed {
+		if now.Sub(a.ClaimedAt) < s.ClaimLease {
+			continue
+		}
+		c, err := s.store.Reclaim(ctx, a.ID, a.ClaimedAt, now)
+		if err != nil {
+			if ErrorCode(err) != ECONFLICT {
+				rep.Failed++
+			}
+			continue
+		}
+		if _, err := s.resume(ctx, c); err != nil && ErrorCode(err) != EEXPIRED {
+			rep.Failed++
+			continue
+		}
+		rep.Resumed++
+	}
+	pending, err := s.store.List(ctx, QueuePending, 1000)
+	if err != nil {
+		return rep, fmt.Errorf("list pending approvals: %w", err)
+	}
+	for _, a := range pending {
+		if a.Deadline.IsZero() || now.Before(a.Deadline.Add(s.ExpiryGrace)) {
+			continue
+		}
+		c, err := s.store.Claim(ctx, a.ID, Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
+		if err != nil {
+			if ErrorCode(err) != ECONFLICT {
+				rep.Failed++
+			}
+			continue
+		}
+		if _, err := s.resume(ctx, c); err != nil {
+			rep.Failed++
+			continue
+		}
+		rep.Expired++
+	}
+	return rep, nil
+}
+
+// Unsynced lists final approvals whose Slack message does not show the
+// outcome yet, oldest first.
+func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
+	return s.store.List(ctx, QueueMessage, limit)
+}
+
+// MessageSynced records that the approval's Slack message shows its final
+// status.
+func (s *Service) MessageSynced(ctx context.Context, id string) error {
+	return s.store.MarkMessageSynced(ctx, id)
+}
