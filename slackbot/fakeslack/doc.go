@@ -1,0 +1,19 @@
+// Package fakeslack is a stateful fake of the parts of Slack an approvals bot uses: the Web API
+// (auth, chat, views, users, usergroups, response URLs) and Socket Mode (apps.connections.open plus
+// a WebSocket that delivers envelopes and collects acks).
+//
+// It speaks the wire protocol of slack-go v0.36.0, so tests and the local demo run the real client
+// against it over real sockets:
+//
+//	s, err := fakeslack.Start(fakeslack.Options{})
+//	defer s.Close()
+//	api := slack.New(s.BotToken(), slack.OptionAppLevelToken(s.AppToken()), slack.OptionAPIURL(s.APIURL()))
+//
+// The driver methods (Click, Slash, Submit, SendEvent) play a person; the inspection methods
+// (Messages, Ephemerals, Views, Acks, Failures) read what the bot did. Changed and WaitFor let a test
+// wait for state to change without sleeping.
+//
+// The fake enforces Slack's documented limits (Block Kit sizes, single-use triggers that expire,
+// chat.update only on the bot's own messages, a 3 s ack deadline, at most 10 sockets) and can inject
+// rate limits and outages. It does not import the testing package, so the local stack uses it too.
+package fakeslack

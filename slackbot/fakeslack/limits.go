@@ -1,0 +1,103 @@
+package fakeslack
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// RateLimit allows Burst calls of a method per fixed window of length Per. A call over the limit
+// gets HTTP 429 with Retry-After (whole seconds until the window ends, at least 1) and the body
+// {"ok":false,"error":"ratelimited"}, which slack-go turns into *slack.RateLimitedError.
+type RateLimit struct {
+	Burst int
+	Per   time.Duration
+}
+
+type window struct {
+	start time.Time
+	calls int
+}
+
+type fault struct {
+	remaining int // <0: until Heal
+	status    int
+}
+
+type apiState struct {
+	calls   map[string]int
+	windows map[string]*window
+	faults  map[string]*fault
+	groups  map[string][]string
+}
+
+func (a *apiState) init(groups map[string][]string) {
+	a.groups = map[string][]string{}
+	for id, members := range groups {
+		a.groups[id] = slices.Clone(members)
+	}
+	a.calls = map[string]int{}
+	a.windows = map[string]*window{}
+	a.faults = map[string]*fault{}
+}
+
+// FailMethod makes the next n calls of a Web API method (e.g. "chat.update") fail with the HTTP
+// status (e.g. 500 or 503) and a non-JSON body, as Slack does in an outage; n < 0 fails every call
+// until Heal. "apps.connections.open" may be failed too.
+func (s *Server) FailMethod(method string, n, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.api.faults, method)
+		return
+	}
+	s.api.faults[method] = &fault{remaining: n, status: status}
+}
+
+// Heal ends a failure injected with FailMethod.
+func (s *Server) Heal(method string) {
+	s.FailMethod(method, 0, 0)
+}
+
+// Calls reports how many calls of a Web API method reached the fake, including the ones it
+// rejected (bad auth, rate limit, injected failure, invalid arguments).
+func (s *Server) Calls(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.api.calls[method]
+}
+
+// injectedFailureLocked consumes one injected failure of method, if any, and returns its status.
+func (s *Server) injectedFailureLocked(method string) (int, bool) {
+	f, ok := s.api.faults[method]
+	if !ok {
+		return 0, false
+	}
+	if f.remaining > 0 {
+		f.remaining--
+		if f.remaining == 0 {
+			delete(s.api.faults, method)
+		}
+	}
+	return f.status, true
+}
+
+// rateLimitedLocked counts the call against its method's window and reports how long the caller
+// must wait when it is over the limit.
+func (s *Server) rateLimitedLocked(method string, now time.Time) (retryAfter int, limited bool) {
+	rl, ok := s.opts.RateLimits[method]
+	if !ok || rl.Burst <= 0 || rl.Per <= 0 {
+		return 0, false
+	}
+	w := s.api.windows[method]
+	if w == nil || now.Sub(w.start) >= rl.Per {
+		w = &window{start: now}
+		s.api.windows[method] = w
+	}
+	if w.calls < rl.Burst {
+		w.calls++
+		return 0, false
+	}
+	wait := w.start.Add(rl.Per).Sub(now)
+	return max(1, int(math.Ceil(wait.Seconds()))), true
+}

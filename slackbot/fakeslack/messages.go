@@ -1,0 +1,148 @@
+package fakeslack
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// HumanUserID is the author of messages posted with Server.PostMessage.
+const HumanUserID = "UHUMAN"
+
+// Message is a message as the fake holds it.
+type Message struct {
+	Channel, TS, ThreadTS string
+	// User is the author: the bot's user ID for messages the bot posted.
+	User string
+	Text string
+	// Blocks is the compact JSON array of blocks, or nil.
+	Blocks json.RawMessage
+	// Updates counts the edits (chat.update or a response URL with replace_original).
+	Updates int
+	// Ephemeral messages are seen only by To.
+	Ephemeral bool
+	To        string
+	// Deleted is set by a response URL with delete_original.
+	Deleted bool
+}
+
+type storedMessage struct {
+	Message
+	history []Message
+}
+
+type chatState struct {
+	channels   map[string][]*storedMessage
+	ephemerals map[string][]*storedMessage
+	lastMicros int64
+}
+
+func (c *chatState) init() {
+	c.channels = map[string][]*storedMessage{}
+	c.ephemerals = map[string][]*storedMessage{}
+}
+
+// nextTSLocked returns a message timestamp from the clock, strictly greater than the previous one.
+func (s *Server) nextTSLocked() string {
+	micros := max(s.opts.Now().UnixMicro(), s.chat.lastMicros+100)
+	s.chat.lastMicros = micros
+	return fmt.Sprintf("%d.%06d", micros/1e6, micros%1e6)
+}
+
+func (s *Server) findLocked(channel, ts string) *storedMessage {
+	for _, m := range s.chat.channels[channel] {
+		if m.TS == ts {
+			return m
+		}
+	}
+	return nil
+}
+
+func (s *Server) findEphemeralLocked(user, channel, ts string) *storedMessage {
+	for _, m := range s.chat.ephemerals[user] {
+		if m.Channel == channel && m.TS == ts {
+			return m
+		}
+	}
+	return nil
+}
+
+func (s *Server) addMessageLocked(m Message) *storedMessage {
+	sm := &storedMessage{Message: m}
+	if m.Ephemeral {
+		s.chat.ephemerals[m.To] = append(s.chat.ephemerals[m.To], sm)
+	} else {
+		s.chat.channels[m.Channel] = append(s.chat.channels[m.Channel], sm)
+	}
+	s.notifyLocked()
+	return sm
+}
+
+func (s *Server) editLocked(sm *storedMessage, text string, blocks json.RawMessage) {
+	sm.history = append(sm.history, sm.Message)
+	sm.Text, sm.Blocks = text, blocks
+	sm.Updates++
+	s.notifyLocked()
+}
+
+// PostMessage posts a message as a person (HumanUserID), for threads and for testing that the bot
+// cannot chat.update it. It returns the message's ts.
+func (s *Server) PostMessage(channel, text string) (ts string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.addMessageLocked(Message{Channel: channel, TS: s.nextTSLocked(), User: HumanUserID, Text: text})
+	return m.TS
+}
+
+// Messages returns the channel's messages in post order, thread replies included.
+func (s *Server) Messages(channel string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return snapshot(s.chat.channels[channel], func(*storedMessage) bool { return true })
+}
+
+// Message returns one message of a channel by ts.
+func (s *Server) Message(channel, ts string) (Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.findLocked(channel, ts); m != nil {
+		return m.Message, true
+	}
+	return Message{}, false
+}
+
+// History returns the earlier versions of a message, oldest first, one per edit.
+func (s *Server) History(channel, ts string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.findLocked(channel, ts); m != nil {
+		return slices.Clone(m.history)
+	}
+	return nil
+}
+
+// Replies returns the replies in the thread started by threadTS, without the parent, in post order.
+func (s *Server) Replies(channel, threadTS string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return snapshot(s.chat.channels[channel], func(m *storedMessage) bool {
+		return m.ThreadTS == threadTS && m.TS != threadTS
+	})
+}
+
+// Ephemerals returns the ephemeral messages shown to user, in post order.
+func (s *Server) Ephemerals(user string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return snapshot(s.chat.ephemerals[user], func(*storedMessage) bool { return true })
+}
+
+func snapshot(ms []*storedMessage, keep func(*storedMessage) bool) []Message {
+	var out []Message
+	for _, m := range ms {
+		if keep(m) {
+			out = append(out, m.Message)
+		}
+	}
+	return out
+}

@@ -1,0 +1,199 @@
+package fakeslack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// ErrClosed is returned by waits that end because the server was closed.
+var ErrClosed = errors.New("fakeslack: server closed")
+
+// Options configures a fake Slack. The zero value is usable; see each field for its default.
+type Options struct {
+	// BotToken and AppToken are the only tokens the fake accepts.
+	// Defaults "xoxb-fake-bot-token" and "xapp-fake-app-token".
+	BotToken, AppToken string
+	// BotUserID, BotID, TeamID and AppID identify the bot and its workspace.
+	// Defaults "UBOT", "BBOT", "T0FAKE", "A0FAKE".
+	BotUserID, BotID, TeamID, AppID string
+	// PingInterval is how often the server PINGs each socket. Default 5s.
+	PingInterval time.Duration
+	// AckTimeout is how long an envelope may stay unacked. Default 3s.
+	AckTimeout time.Duration
+	// TriggerTTL is how long a trigger_id can open a view. Default 3s.
+	TriggerTTL time.Duration
+	// MaxConnections is the number of live sockets allowed. Default 10.
+	MaxConnections int
+	// Now is the clock for trigger and response URL expiry and message timestamps.
+	// Ack deadlines, pings and rate-limit windows always use real time. Default time.Now.
+	Now func() time.Time
+	// Groups maps a usergroup ID to its member user IDs.
+	Groups map[string][]string
+	// RateLimits limits Web API methods by name, e.g. "chat.update".
+	RateLimits map[string]RateLimit
+}
+
+func (o Options) withDefaults() Options {
+	def := func(s *string, v string) {
+		if *s == "" {
+			*s = v
+		}
+	}
+	def(&o.BotToken, "xoxb-fake-bot-token")
+	def(&o.AppToken, "xapp-fake-app-token")
+	def(&o.BotUserID, "UBOT")
+	def(&o.BotID, "BBOT")
+	def(&o.TeamID, "T0FAKE")
+	def(&o.AppID, "A0FAKE")
+	if o.PingInterval <= 0 {
+		o.PingInterval = 5 * time.Second
+	}
+	if o.AckTimeout <= 0 {
+		o.AckTimeout = 3 * time.Second
+	}
+	if o.TriggerTTL <= 0 {
+		o.TriggerTTL = 3 * time.Second
+	}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = 10
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Server is a running fake Slack. All methods are safe for concurrent use.
+type Server struct {
+	opts     Options
+	base     string
+	ln       net.Listener
+	http     *http.Server
+	upgrader websocket.Upgrader
+	served   chan struct{}
+	done     chan struct{}
+	wg       sync.WaitGroup
+
+	mu      sync.Mutex
+	closed  bool
+	changed chan struct{}
+	seq     int
+
+	api    apiState
+	chat   chatState
+	views  viewState
+	socket socketState
+}
+
+// Start listens on 127.0.0.1 on a free port and serves until Close.
+func Start(opts Options) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fakeslack: listen: %w", err)
+	}
+	s := &Server{
+		opts:    opts.withDefaults(),
+		base:    "http://" + ln.Addr().String(),
+		ln:      ln,
+		served:  make(chan struct{}),
+		done:    make(chan struct{}),
+		changed: make(chan struct{}),
+		upgrader: websocket.Upgrader{
+			// slack-go sends Origin: https://api.slack.com.
+			CheckOrigin: func(*http.Request) bool { return true },
+		},
+	}
+	s.api.init(s.opts.Groups)
+	s.chat.init()
+	s.views.init()
+	s.socket.init()
+	s.http = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		defer close(s.served)
+		_ = s.http.Serve(ln)
+	}()
+	return s, nil
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/{method}", s.handleAPI)
+	mux.HandleFunc("GET /link/", s.handleLink)
+	mux.HandleFunc("POST /response/{n}", s.handleResponseURL)
+	return mux
+}
+
+// Close stops the server: it closes every socket, stops pending ack timers and waits for every
+// goroutine the fake started. Waits in progress return ErrClosed.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	close(s.done)
+	conns := s.socket.liveLocked()
+	s.stopTimersLocked()
+	s.mu.Unlock()
+
+	_ = s.http.Close()
+	<-s.served
+	for _, c := range conns {
+		c.close()
+	}
+	s.wg.Wait()
+}
+
+// APIURL is the Web API base URL with its trailing slash, for slack.OptionAPIURL.
+func (s *Server) APIURL() string { return s.base + "/api/" }
+
+// BotToken is the xoxb token the fake accepts.
+func (s *Server) BotToken() string { return s.opts.BotToken }
+
+// AppToken is the xapp token the fake accepts for apps.connections.open.
+func (s *Server) AppToken() string { return s.opts.AppToken }
+
+// Changed returns a channel that is closed at the next state change (a call, a message, a
+// connection, an ack, a failure). Take it before checking state so no change is missed.
+func (s *Server) Changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
+}
+
+// WaitFor calls cond now and after every state change until it returns true. It returns ctx.Err()
+// when ctx ends first, or ErrClosed. cond may call the Server's methods.
+func (s *Server) WaitFor(ctx context.Context, cond func() bool) error {
+	for {
+		ch := s.Changed()
+		if cond() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.done:
+			return ErrClosed
+		}
+	}
+}
+
+func (s *Server) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// nextIDLocked returns a fresh identifier such as "V000007", unique across the server.
+func (s *Server) nextIDLocked(prefix string) string {
+	s.seq++
+	return fmt.Sprintf("%s%06d", prefix, s.seq)
+}
