@@ -35,9 +35,13 @@ type chatState struct {
 	channels   map[string][]*storedMessage
 	ephemerals map[string][]*storedMessage
 	lastMicros int64
+
+	responseURLs  map[string]*responseURL
+	responsePosts []ResponsePost
 }
 
 func (c *chatState) init() {
+	c.responseURLs = map[string]*responseURL{}
 	c.channels = map[string][]*storedMessage{}
 	c.ephemerals = map[string][]*storedMessage{}
 }

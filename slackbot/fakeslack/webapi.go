@@ -28,15 +28,15 @@ type apiMethod struct {
 
 func (s *Server) apiMethods() map[string]apiMethod {
 	return map[string]apiMethod{
-		"auth.test":              {handle: s.authTest},
-		"apps.connections.open":  {appToken: true, handle: s.connectionsOpen},
-		"chat.postMessage":       {handle: s.chatPostMessage},
-		"chat.update":            {handle: s.chatUpdate},
-		"chat.postEphemeral":     {handle: s.chatPostEphemeral},
-		"views.open":             {handle: s.viewsOpen},
-		"views.update":           {handle: s.viewsUpdate},
-		"usergroups.users.list":  {handle: s.usergroupsUsersList},
-		"users.info":             {handle: s.usersInfo},
+		"auth.test":             {handle: s.authTest},
+		"apps.connections.open": {appToken: true, handle: s.connectionsOpen},
+		"chat.postMessage":      {handle: s.chatPostMessage},
+		"chat.update":           {handle: s.chatUpdate},
+		"chat.postEphemeral":    {handle: s.chatPostEphemeral},
+		"views.open":            {handle: s.viewsOpen},
+		"views.update":          {handle: s.viewsUpdate},
+		"usergroups.users.list": {handle: s.usergroupsUsersList},
+		"users.info":            {handle: s.usersInfo},
 	}
 }
 
@@ -48,7 +48,11 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	s.api.calls[method]++
 	s.notifyLocked()
 	status, failed := s.injectedFailureLocked(method)
-	retryAfter, limited := s.rateLimitedLocked(method, time.Now())
+	var retryAfter int
+	var limited bool
+	if !failed {
+		retryAfter, limited = s.rateLimitedLocked(method, time.Now())
+	}
 	s.mu.Unlock()
 
 	switch {
@@ -119,7 +123,9 @@ func readAPIRequest(r *http.Request) (*apiRequest, error) {
 	}
 	req.token = req.params.Get("token")
 	if req.token == "" {
-		req.token, _ = strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer"); ok {
+			req.token = strings.TrimSpace(auth)
+		}
 	}
 	return req, nil
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+)
+
+// config is everything the bot reads from its environment, read once at
+// start and validated before anything connects.
+type config struct {
+	BotToken string
+	AppToken string
+	APIURL   string
+	Table    string
+
+	Workers       int
+	SweepInterval time.Duration
+	Retention     time.Duration
+	LogLevel      zapcore.Level
+}
+
+const defaultAPIURL = "https://slack.com/api/"
+
+// loadConfig reads the configuration. With tableOnly (for -create-table)
+// the Slack tokens are not required.
+func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
+	c := config{
+		BotToken:      getenv("SLACK_BOT_TOKEN"),
+		AppToken:      getenv("SLACK_APP_TOKEN"),
+		APIURL:        getenv("SLACK_API_URL"),
+		Table:         getenv("APPROVALS_TABLE"),
+		Workers:       8,
+		SweepInterval: 30 * time.Second,
+		Retention:     90 * 24 * time.Hour,
+	}
+	if c.Table == "" {
+		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
+	}
+	if tableOnly {
+		return c, nil
+	}
+	switch {
+	case c.BotToken == "":
+		return c, fmt.Errorf("SLACK_BOT_TOKEN is required: the bot token (xoxb-…)")
+	case !strings.HasPrefix(c.BotToken, "xoxb-"):
+		return c, fmt.Errorf("SLACK_BOT_TOKEN must be a bot token starting with xoxb-")
+	case c.AppToken == "":
+		return c, fmt.Errorf("SLACK_APP_TOKEN is required: an app-level token (xapp-…) with connections:write")
+	case !strings.HasPrefix(c.AppToken, "xapp-"):
+		return c, fmt.Errorf("SLACK_APP_TOKEN must be an app-level token starting with xapp-")
+	}
+	if c.APIURL == "" {
+		c.APIURL = defaultAPIURL
+	}
+	if !strings.HasSuffix(c.APIURL, "/") {
+		return c, fmt.Errorf("SLACK_API_URL must end with a slash, like %s", defaultAPIURL)
+	}
+	var err error
+	if c.Workers, err = intVar(getenv, "APPROVALS_WORKERS", c.Workers, 1, 256); err != nil {
+		return c, err
+	}
+	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {
+		return c, err
+	}
+	if c.Retention, err = durationVar(getenv, "APPROVALS_RETENTION", c.Retention, time.Hour); err != nil {
+		return c, err
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("LOG_LEVEL %q is not one of debug, info, warn, error", v)
+		}
+	}
+	return c, nil
+}
+
+func intVar(getenv func(string) string, name string, def, min, max int) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min || n > max {
+		return 0, fmt.Errorf("%s must be a whole number from %d to %d, not %q", name, min, max, v)
+	}
+	return n, nil
+}
+
+func durationVar(getenv func(string) string, name string, def, min time.Duration) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < min {
+		return 0, fmt.Errorf("%s must be a duration of at least %s such as 30s or 2h, not %q", name, min, v)
+	}
+	return d, nil
+}

@@ -1,0 +1,77 @@
+package fakeslack
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestValidateMessageBlocks(t *testing.T) {
+	button := func(fields string) string {
+		return `[{"type":"actions","block_id":"b","elements":[{"type":"button","action_id":"a","text":{"type":"plain_text","text":"ok"}` + fields + `}]}]`
+	}
+	section := func(text string) string {
+		return fmt.Sprintf(`{"type":"section","text":{"type":"mrkdwn","text":%q}}`, text)
+	}
+	repeat := func(item string, n int) string {
+		return "[" + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + "]"
+	}
+	fields := func(n, size int) string {
+		f := fmt.Sprintf(`{"type":"mrkdwn","text":%q}`, strings.Repeat("f", size))
+		return `[{"type":"section","fields":` + repeat(f, n) + `}]`
+	}
+	buttons := func(n int) string {
+		var els []string
+		for i := range n {
+			els = append(els, fmt.Sprintf(`{"type":"button","action_id":"a%d","text":{"type":"plain_text","text":"x"}}`, i))
+		}
+		return `[{"type":"actions","elements":[` + strings.Join(els, ",") + `]}]`
+	}
+	long := func(n int) string { return strings.Repeat("x", n) }
+
+	tests := []struct {
+		name, blocks, want string
+	}{
+		{"empty", "", ""},
+		{"valid button", button(`,"value":"v","style":"primary"`), ""},
+		{"not JSON", "{", "invalid_blocks"},
+		{"object instead of array", `{"type":"divider"}`, "invalid_blocks"},
+		{"block without type", `[{}]`, "invalid_blocks"},
+		{"50 blocks", repeat(`{"type":"divider"}`, 50), ""},
+		{"51 blocks", repeat(`{"type":"divider"}`, 51), "invalid_blocks"},
+		{"button text 75", strings.Replace(button(""), `"ok"`, fmt.Sprintf("%q", long(75)), 1), ""},
+		{"button text 76", strings.Replace(button(""), `"ok"`, fmt.Sprintf("%q", long(76)), 1), "invalid_blocks"},
+		{"action_id 256", strings.Replace(button(""), `"action_id":"a"`, fmt.Sprintf(`"action_id":%q`, long(256)), 1), "invalid_blocks"},
+		{"value 2000", button(fmt.Sprintf(`,"value":%q`, long(2000))), ""},
+		{"value 2001", button(fmt.Sprintf(`,"value":%q`, long(2001))), "invalid_blocks"},
+		{"bad style", button(`,"style":"green"`), "invalid_blocks"},
+		{"block_id 256", fmt.Sprintf(`[{"type":"divider","block_id":%q}]`, long(256)), "invalid_blocks"},
+		{"duplicate block_id", `[{"type":"divider","block_id":"x"},{"type":"divider","block_id":"x"}]`, "invalid_blocks"},
+		{"duplicate action_id in a block", `[{"type":"actions","elements":[{"type":"button","action_id":"a","text":{"type":"plain_text","text":"1"}},{"type":"button","action_id":"a","text":{"type":"plain_text","text":"2"}}]}]`, "invalid_blocks"},
+		{"section text 3000", "[" + section(long(3000)) + "]", ""},
+		{"section text 3001", "[" + section(long(3001)) + "]", "invalid_blocks"},
+		{"empty section text", "[" + section("") + "]", "invalid_blocks"},
+		{"10 fields", fields(10, 10), ""},
+		{"11 fields", fields(11, 10), "invalid_blocks"},
+		{"field 2001", fields(1, 2001), "invalid_blocks"},
+		{"header 150", fmt.Sprintf(`[{"type":"header","text":{"type":"plain_text","text":%q}}]`, long(150)), ""},
+		{"header 151", fmt.Sprintf(`[{"type":"header","text":{"type":"plain_text","text":%q}}]`, long(151)), "invalid_blocks"},
+		{"25 buttons", buttons(25), ""},
+		{"26 buttons", buttons(26), "invalid_blocks"},
+		{"empty actions", `[{"type":"actions","elements":[]}]`, "invalid_blocks"},
+		{"over 13000 characters", repeat(section(long(2900)), 5), "msg_blocks_too_long"},
+		{"unknown block types pass", `[{"type":"rich_text","elements":[]}]`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, e := validateMessageBlocks(tt.blocks)
+			got := ""
+			if e != nil {
+				got = e.code
+			}
+			if got != tt.want {
+				t.Errorf("validateMessageBlocks = %q (%v), want %q", got, e, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,214 @@
+package fakeslack
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// ErrNoConnection is returned when an envelope is sent while no socket is live. An events_api
+// envelope is still redelivered later; an interactive or slash envelope is recorded as a failure.
+var ErrNoConnection = errors.New("fakeslack: no live socket mode connection")
+
+// maxEventRetries is how often Slack redelivers an unacked events_api envelope.
+const maxEventRetries = 3
+
+// Envelope is a Socket Mode envelope as sent to the app.
+type Envelope struct {
+	ID      string
+	Type    string
+	Payload json.RawMessage
+}
+
+// Ack is an acknowledgement received from the app. Latency runs from the envelope's last
+// (re)delivery to the ack.
+type Ack struct {
+	EnvelopeID string
+	Payload    json.RawMessage
+	Latency    time.Duration
+}
+
+type envelope struct {
+	Envelope
+	acceptsResponse bool
+	retryAttempt    int
+	sentAt          time.Time
+	timer           *time.Timer
+	acked, failed   bool
+	onAck           func(payload json.RawMessage) // runs under s.mu
+}
+
+// send registers env and delivers it to one live socket chosen at random.
+func (s *Server) send(env *envelope) (string, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return "", ErrClosed
+	}
+	env.ID = s.nextIDLocked("env-")
+	s.socket.envelopes[env.ID] = env
+	c, frame := s.deliverLocked(env)
+	s.mu.Unlock()
+	return env.ID, s.write(c, frame)
+}
+
+// deliverLocked picks the socket, stamps the send time and arms the ack deadline. It returns a nil
+// conn when no socket is live.
+func (s *Server) deliverLocked(env *envelope) (*conn, []byte) {
+	msg := map[string]any{
+		"envelope_id":              env.ID,
+		"type":                     env.Type,
+		"accepts_response_payload": env.acceptsResponse,
+		"payload":                  env.Payload,
+	}
+	if env.Type == "events_api" {
+		msg["retry_attempt"] = env.retryAttempt
+		msg["retry_reason"] = ""
+		if env.retryAttempt > 0 {
+			msg["retry_reason"] = "timeout"
+		}
+	}
+	frame, _ := json.Marshal(msg)
+	env.sentAt = time.Now()
+	live := s.socket.liveLocked()
+	if len(live) == 0 && env.Type != "events_api" {
+		s.failLocked(env)
+		return nil, nil
+	}
+	env.timer = time.AfterFunc(s.opts.AckTimeout, func() { s.ackTimedOut(env) })
+	if len(live) == 0 {
+		return nil, nil
+	}
+	return live[rand.IntN(len(live))], frame
+}
+
+func (s *Server) write(c *conn, frame []byte) error {
+	if c == nil {
+		return ErrNoConnection
+	}
+	if err := c.write(frame); err != nil {
+		c.close()
+		return err
+	}
+	return nil
+}
+
+// ackTimedOut redelivers an events_api envelope up to maxEventRetries times; anything else
+// becomes a failure the user would have seen.
+func (s *Server) ackTimedOut(env *envelope) {
+	s.mu.Lock()
+	if s.closed || env.acked || env.failed {
+		s.mu.Unlock()
+		return
+	}
+	s.wg.Add(1)
+	defer s.wg.Done()
+	if env.Type != "events_api" || env.retryAttempt >= maxEventRetries {
+		s.failLocked(env)
+		s.mu.Unlock()
+		return
+	}
+	env.retryAttempt++
+	c, frame := s.deliverLocked(env)
+	s.notifyLocked()
+	s.mu.Unlock()
+	_ = s.write(c, frame)
+}
+
+func (s *Server) failLocked(env *envelope) {
+	env.failed = true
+	s.socket.failures = append(s.socket.failures, env.ID)
+	s.notifyLocked()
+}
+
+func (s *Server) stopTimersLocked() {
+	for _, env := range s.socket.envelopes {
+		if env.timer != nil {
+			env.timer.Stop()
+		}
+	}
+}
+
+// handleAck records a frame from the app. Every ack is recorded, including duplicates and late
+// ones, so tests can see double acks.
+func (s *Server) handleAck(frame []byte) {
+	var ack struct {
+		EnvelopeID string          `json:"envelope_id"`
+		Payload    json.RawMessage `json:"payload"`
+	}
+	if json.Unmarshal(frame, &ack) != nil || ack.EnvelopeID == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := Ack{EnvelopeID: ack.EnvelopeID, Payload: ack.Payload}
+	if env, ok := s.socket.envelopes[ack.EnvelopeID]; ok {
+		a.Latency = time.Since(env.sentAt)
+		first := !env.acked && !env.failed
+		env.acked = true
+		if env.timer != nil {
+			env.timer.Stop()
+		}
+		if first && env.onAck != nil {
+			env.onAck(ack.Payload)
+		}
+	}
+	s.socket.acks = append(s.socket.acks, a)
+	s.notifyLocked()
+}
+
+// Acks returns every ack received, in arrival order.
+func (s *Server) Acks() []Ack {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.socket.acks)
+}
+
+// Failures returns the IDs of envelopes never acked in time: interactive and slash envelopes after
+// one AckTimeout (or at once when no socket was live), events_api envelopes after their last retry.
+func (s *Server) Failures() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.socket.failures)
+}
+
+// WaitAck waits for the first ack of an envelope.
+func (s *Server) WaitAck(ctx context.Context, envelopeID string) (Ack, error) {
+	var got Ack
+	err := s.WaitFor(ctx, func() bool {
+		for _, a := range s.Acks() {
+			if a.EnvelopeID == envelopeID {
+				got = a
+				return true
+			}
+		}
+		return false
+	})
+	return got, err
+}
+
+// SendRaw sends an arbitrary text frame to one live socket, for malformed or unknown envelopes.
+// No ack is expected.
+func (s *Server) SendRaw(raw []byte) error {
+	s.mu.Lock()
+	live := s.socket.liveLocked()
+	s.mu.Unlock()
+	if len(live) == 0 {
+		return ErrNoConnection
+	}
+	return s.write(live[rand.IntN(len(live))], raw)
+}
+
+// Envelope returns an envelope the fake sent, by ID, with its payload as last delivered.
+func (s *Server) Envelope(id string) (Envelope, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	env, ok := s.socket.envelopes[id]
+	if !ok {
+		return Envelope{}, false
+	}
+	return env.Envelope, true
+}
