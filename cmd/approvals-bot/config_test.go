@@ -1,0 +1,77 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func fullEnv() map[string]string {
+	return map[string]string{
+		"SLACK_BOT_TOKEN": "xoxb-1-secret",
+		"SLACK_APP_TOKEN": "xapp-1-secret",
+		"APPROVALS_TABLE": "approvals",
+	}
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := loadConfig(env(fullEnv()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.Retention != 90*24*time.Hour {
+		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		set       map[string]string
+		unset     string
+		tableOnly bool
+		want      string
+	}{
+		{name: "no table", unset: "APPROVALS_TABLE", want: "APPROVALS_TABLE is required"},
+		{name: "no table for create", unset: "APPROVALS_TABLE", tableOnly: true, want: "APPROVALS_TABLE is required"},
+		{name: "no bot token", unset: "SLACK_BOT_TOKEN", want: "SLACK_BOT_TOKEN is required"},
+		{name: "user token", set: map[string]string{"SLACK_BOT_TOKEN": "xoxp-1-secret"}, want: "SLACK_BOT_TOKEN must be a bot token"},
+		{name: "no app token", unset: "SLACK_APP_TOKEN", want: "SLACK_APP_TOKEN is required"},
+		{name: "bot token as app token", set: map[string]string{"SLACK_APP_TOKEN": "xoxb-1-secret"}, want: "SLACK_APP_TOKEN must be an app-level token"},
+		{name: "api url without slash", set: map[string]string{"SLACK_API_URL": "http://127.0.0.1:1/api"}, want: "SLACK_API_URL must end with a slash"},
+		{name: "workers", set: map[string]string{"APPROVALS_WORKERS": "0"}, want: "APPROVALS_WORKERS must be a whole number"},
+		{name: "sweep", set: map[string]string{"APPROVALS_SWEEP_INTERVAL": "soon"}, want: "APPROVALS_SWEEP_INTERVAL must be a duration"},
+		{name: "retention", set: map[string]string{"APPROVALS_RETENTION": "1m"}, want: "APPROVALS_RETENTION must be a duration of at least 1h0m0s"},
+		{name: "log level", set: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			kv := fullEnv()
+			delete(kv, tt.unset)
+			for k, v := range tt.set {
+				kv[k] = v
+			}
+			_, err := loadConfig(env(kv), tt.tableOnly)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to say %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error leaks a token: %v", err)
+			}
+		})
+	}
+}
+
+func TestCreateTableNeedsNoSlackTokens(t *testing.T) {
+	t.Parallel()
+	if _, err := loadConfig(env(map[string]string{"APPROVALS_TABLE": "approvals"}), true); err != nil {
+		t.Fatalf("tableOnly: %v", err)
+	}
+}

@@ -1,0 +1,90 @@
+// Command approvals-bot is the long-running Socket Mode bot: it receives
+// Slack clicks and modal submissions, decides approvals exactly once and
+// resumes the waiting Step Functions executions. With -create-table it
+// creates the DynamoDB table and exits.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/slack-go/slack"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/internal/awslocal"
+	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "approvals-bot:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	flags := flag.NewFlagSet("approvals-bot", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	createTable := flags.Bool("create-table", false, "create the DynamoDB table (index, TTL) if missing, then exit")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(getenv, *createTable)
+	if err != nil {
+		return err
+	}
+	logger := logging.New(stderr, cfg.LogLevel).With(zap.String("service", "approvals-bot"))
+	defer func() { _ = logger.Sync() }()
+
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
+	if err != nil {
+		return fmt.Errorf("load AWS configuration: %w", err)
+	}
+	ddb := dynamodb.NewFromConfig(awsCfg, awslocal.DynamoDBOptions(getenv))
+	if *createTable {
+		if err := dynamo.CreateTable(ctx, ddb, cfg.Table); err != nil {
+			return fmt.Errorf("create table %s: %w", cfg.Table, err)
+		}
+		logger.Info("table ready", zap.String("table", cfg.Table))
+		return nil
+	}
+
+	api := slack.New(cfg.BotToken,
+		slack.OptionAppLevelToken(cfg.AppToken),
+		slack.OptionAPIURL(cfg.APIURL),
+		slack.OptionHTTPClient(slackbot.NewHTTPClient(10*time.Second)),
+	)
+	svc := workflow.NewService(
+		dynamo.New(ddb, cfg.Table),
+		stepfunctions.New(sfn.NewFromConfig(awsCfg)),
+		slackbot.NewDirectory(api, time.Minute),
+	)
+	svc.Retention = cfg.Retention
+
+	botCfg := slackbot.DefaultConfig()
+	botCfg.Workers = cfg.Workers
+	botCfg.SweepInterval = cfg.SweepInterval
+	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
+	err = slackbot.New(botCfg, svc, api, logger).Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	logger.Info("stopped")
+	return err
+}
