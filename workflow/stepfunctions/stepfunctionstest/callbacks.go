@@ -2,6 +2,7 @@ package stepfunctionstest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -149,9 +150,14 @@ func (c *callbacks) open(token string) (*task, *apiError) {
 	return t, nil
 }
 
+// succeed closes the task with output. An unknown token is refused before
+// the output is checked, and the output before the task's state.
 func (c *callbacks) succeed(token, output string) *apiError {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.tasks[token] != nil && !json.Valid([]byte(output)) {
+		return &apiError{Type: "InvalidOutput", Message: "Invalid Output: 'The output is not valid JSON'"}
+	}
 	t, err := c.open(token)
 	if err != nil {
 		return err
@@ -226,6 +232,11 @@ func (c *callbacks) waitClosed(ctx context.Context, done <-chan struct{}, token 
 	select {
 	case <-t.closed:
 		return c.outcome(token), nil
+	default:
+	}
+	select {
+	case <-t.closed:
+		return c.outcome(token), nil
 	case <-ctx.Done():
 		return c.outcome(token), ctx.Err()
 	case <-done:
@@ -245,7 +256,7 @@ func (c *callbacks) events(executionArn string) ([]historyEvent, bool) {
 	return append([]historyEvent(nil), e.events...), true
 }
 
-// describe returns the execution's ARN, status and start, or false.
+// describe returns the execution's status and start, or false.
 func (c *callbacks) describe(executionArn string) (status string, started time.Time, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

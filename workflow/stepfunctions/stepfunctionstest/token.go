@@ -16,3 +16,18 @@ func newTaskToken() string {
 	_, _ = rand.Read(b) // never fails (crypto/rand docs)
 	return tokenPrefix + base64.StdEncoding.EncodeToString(b)
 }
+
+// newRequestID returns a random request ID in UUID form.
+func newRequestID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 36)
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out = append(out, '-')
+		}
+		out = append(out, hex[c>>4], hex[c&0xf])
+	}
+	return string(out)
+}
