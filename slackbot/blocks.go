@@ -1,0 +1,229 @@
+package slackbot
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/slack-go/slack"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// Message is a Slack message: the notification fallback text and the
+// blocks people see.
+type Message struct {
+	Text   string        `json:"text"`
+	Blocks []slack.Block `json:"blocks"`
+}
+
+func (m Message) options() []slack.MsgOption {
+	return []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
+}
+
+// RequestMessage is the message that asks the approvers to decide a: what
+// is asked, who may decide, the deadline, and one button per possible
+// decision. Buttons carry the approval ID, never the task token.
+func RequestMessage(a workflow.Approval) Message {
+	blocks := bodyBlocks(a, nil)
+	blocks = append(blocks, contextBlock(a), actionsBlock(a))
+	return Message{Text: "Approval requested: " + escape(a.Title), Blocks: blocks}
+}
+
+// OutcomeMessage is the request message rewritten once a is final: the same
+// body, the outcome (who decided what and when), and no buttons. For an
+// approval that is not final it returns the request message.
+func OutcomeMessage(a workflow.Approval) Message {
+	if !a.Status.Final() {
+		return RequestMessage(a)
+	}
+	blocks := bodyBlocks(a, chosenDraft(a))
+	blocks = append(blocks,
+		slack.NewDividerBlock(),
+		slack.NewSectionBlock(mrkdwn(outcomeText(a)), nil, nil, slack.SectionBlockOptionBlockID("outcome")),
+		contextBlock(a),
+	)
+	return Message{Text: escape(a.Title) + ": " + ReplyText(a), Blocks: blocks}
+}
+
+// ReplyText is the short reply posted in the request's thread once a is
+// decided, such as "Approved by <@U1>.".
+func ReplyText(a workflow.Approval) string {
+	d := a.Decision
+	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
+		return "Expired: the workflow stopped waiting for a decision."
+	}
+	by := mention(d.DecidedBy)
+	switch d.Action {
+	case workflow.ActionApprove:
+		if i := chosenDraft(a); i != nil {
+			return fmt.Sprintf("Approved draft %d by %s.", *i+1, by)
+		}
+		return "Approved by " + by + "."
+	case workflow.ActionReject:
+		if reason := strings.TrimSpace(d.Text); reason != "" {
+			return "Rejected by " + by + ": " + escape(clip(reason, 300))
+		}
+		return "Rejected by " + by + "."
+	case workflow.ActionRevise:
+		return "Changes requested by " + by + ": " + escape(clip(strings.ReplaceAll(d.Feedback(), "\n", " — "), 300))
+	case workflow.ActionSkip:
+		return "Skipped by " + by + "."
+	}
+	return "Decided by " + by + "."
+}
+
+// bodyBlocks are the title, summary, fields and drafts; chosen marks the
+// approved draft.
+func bodyBlocks(a workflow.Approval, chosen *int) []slack.Block {
+	blocks := []slack.Block{slack.NewHeaderBlock(plain(a.Title))}
+	if strings.TrimSpace(a.Summary) != "" {
+		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(a.Summary), nil, nil))
+	}
+	if len(a.Fields) > 0 {
+		fields := make([]*slack.TextBlockObject, 0, len(a.Fields))
+		for _, f := range a.Fields {
+			fields = append(fields, mrkdwn("*"+escape(f.Label)+"*\n"+f.Value))
+		}
+		blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
+	}
+	for i, d := range a.Drafts {
+		label := fmt.Sprintf("*Draft %d*", i+1)
+		if chosen != nil && *chosen == i {
+			label += " ✅ _approved_"
+		}
+		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(label+"\n"+escape(d)), nil, nil,
+			slack.SectionBlockOptionBlockID("draft_"+strconv.Itoa(i))))
+	}
+	return blocks
+}
+
+func contextBlock(a workflow.Approval) *slack.ContextBlock {
+	who := make([]string, 0, len(a.Approvers))
+	for _, id := range a.Approvers {
+		who = append(who, mention(id))
+	}
+	parts := []string{"Approvers: " + strings.Join(who, ", ")}
+	if a.RequestedBy != "" {
+		parts = append(parts, "Requested by "+mention(a.RequestedBy))
+	}
+	if a.Deadline.IsZero() {
+		parts = append(parts, "No deadline")
+	} else {
+		parts = append(parts, "Deadline: "+slackDate(a.Deadline))
+	}
+	parts = append(parts, "ID `"+a.ID+"`")
+	return slack.NewContextBlock("context", mrkdwn(strings.Join(parts, " · ")))
+}
+
+func actionsBlock(a workflow.Approval) *slack.ActionBlock {
+	var buttons []slack.BlockElement
+	if len(a.Drafts) == 0 {
+		buttons = append(buttons, button(actionApprove, "Approve", a.ID, slack.StylePrimary))
+	}
+	for i := range a.Drafts {
+		style := slack.Style("")
+		if i == 0 {
+			style = slack.StylePrimary
+		}
+		buttons = append(buttons, button(actionApproveDraft+strconv.Itoa(i), fmt.Sprintf("Approve draft %d", i+1), a.ID, style))
+	}
+	buttons = append(buttons, button(actionReject, "Reject", a.ID, slack.StyleDanger))
+	if len(a.RevisionPresets) > 0 {
+		buttons = append(buttons, button(actionRevise, "Request changes", a.ID, ""))
+	}
+	if a.AllowSkip {
+		buttons = append(buttons, button(actionSkip, "Skip", a.ID, ""))
+	}
+	return slack.NewActionBlock(a.ID, buttons...)
+}
+
+func button(actionID, text, value string, style slack.Style) *slack.ButtonBlockElement {
+	b := slack.NewButtonBlockElement(actionID, value, plain(text))
+	if style != "" {
+		b = b.WithStyle(style)
+	}
+	return b
+}
+
+func outcomeText(a workflow.Approval) string {
+	d := a.Decision
+	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
+		text := "⌛ *Expired*: the workflow stopped waiting (timed out or closed)"
+		if d != nil && d.DecidedBy != "" && d.Action != workflow.ActionExpire {
+			return text + " before the decision by " + mention(d.DecidedBy) + " at " + slackDate(d.DecidedAt) + " reached it."
+		}
+		return text + " before anybody decided."
+	}
+	byAt := " by " + mention(d.DecidedBy) + " at " + slackDate(d.DecidedAt)
+	switch d.Action {
+	case workflow.ActionApprove:
+		if i := chosenDraft(a); i != nil {
+			return fmt.Sprintf("✅ *Approved draft %d*%s", *i+1, byAt)
+		}
+		return "✅ *Approved*" + byAt
+	case workflow.ActionReject:
+		text := "❌ *Rejected*" + byAt
+		if reason := strings.TrimSpace(d.Text); reason != "" {
+			text += "\n*Reason:* " + escape(clip(reason, 2500))
+		}
+		return text
+	case workflow.ActionRevise:
+		return "✏️ *Changes requested*" + byAt + ":\n" + quote(escape(clip(d.Feedback(), 2500)))
+	case workflow.ActionSkip:
+		return "⏭️ *Skipped*" + byAt
+	}
+	return "*Decided*" + byAt
+}
+
+// chosenDraft is the index of the approved draft, or nil.
+func chosenDraft(a workflow.Approval) *int {
+	d := a.Decision
+	if a.Status != workflow.StatusDecided || d == nil || d.Action != workflow.ActionApprove ||
+		d.DraftIndex < 0 || d.DraftIndex >= len(a.Drafts) {
+		return nil
+	}
+	i := d.DraftIndex
+	return &i
+}
+
+// mention formats a user or user-group ID so Slack renders the name.
+func mention(id string) string {
+	if workflow.IsGroupID(id) {
+		return "<!subteam^" + id + ">"
+	}
+	return "<@" + id + ">"
+}
+
+// slackDate renders t in the reader's time zone, with a UTC fallback.
+func slackDate(t time.Time) string {
+	return fmt.Sprintf("<!date^%d^{date_short_pretty} {time}|%s>", t.Unix(), t.UTC().Format("2006-01-02 15:04 UTC"))
+}
+
+var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// escape makes user text literal in mrkdwn, so it cannot mention
+// @channel or forge links.
+func escape(s string) string { return escaper.Replace(s) }
+
+func quote(s string) string {
+	return "> " + strings.ReplaceAll(s, "\n", "\n> ")
+}
+
+// clip shortens s to at most n runes.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+func plain(text string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.PlainTextType, text, true, false)
+}
+
+func mrkdwn(text string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.MarkdownType, text, false, false)
+}

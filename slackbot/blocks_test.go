@@ -1,0 +1,230 @@
+package slackbot
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+var _ Approvals = (*workflow.Service)(nil)
+
+// golden compares v, as indented JSON, with testdata/name.json.
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.Bytes()
+	path := filepath.Join("testdata", name+".json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+var (
+	created  = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	decided  = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	deadline = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+)
+
+func sampleApproval() workflow.Approval {
+	return workflow.Approval{
+		ID:           "ap_sample",
+		TaskToken:    "secret-task-token",
+		ExecutionARN: "arn:aws:states:eu-west-1:123456789012:execution:publish:run-1",
+		Channel:      "C0123",
+		MessageTS:    "1700000000.000100",
+		Approvers:    []string{"U0AAA", "S0GRP"},
+		RequestedBy:  "U0REQ",
+		Title:        "Publish the post for 2026-11-29",
+		Summary:      "*Weekly* post about <https://example.com|Step Functions>",
+		Fields:       []workflow.Field{{Label: "Theme", Value: "Step Functions"}, {Label: "Words <&>", Value: "1200"}},
+		CreatedAt:    created,
+		Deadline:     deadline,
+		Status:       workflow.StatusPending,
+	}
+}
+
+func withDrafts(a workflow.Approval) workflow.Approval {
+	a.Drafts = []string{"First draft <!channel>", "Second draft"}
+	a.RevisionPresets = []string{"Shorter", "More detail"}
+	a.AllowSkip = true
+	return a
+}
+
+func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
+	d.DecidedBy, d.DecidedAt = "U0AAA", decided
+	a.Status, a.Decision, a.ClosedAt = workflow.StatusDecided, &d, decided
+	return a
+}
+
+func TestRequestMessageGolden(t *testing.T) {
+	plain := sampleApproval()
+	plain.Summary, plain.Fields, plain.RequestedBy, plain.Deadline = "", nil, "", time.Time{}
+	tests := map[string]workflow.Approval{
+		"request":         sampleApproval(),
+		"request_drafts":  withDrafts(sampleApproval()),
+		"request_minimal": plain,
+	}
+	for name, a := range tests {
+		t.Run(name, func(t *testing.T) { golden(t, name, RequestMessage(a)) })
+	}
+}
+
+func TestOutcomeMessageGolden(t *testing.T) {
+	expired := sampleApproval()
+	expired.Status, expired.Decision = workflow.StatusExpired, &workflow.Decision{Action: workflow.ActionExpire, DraftIndex: -1, DecidedAt: decided}
+	late := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+	late.Status = workflow.StatusExpired
+	tests := map[string]workflow.Approval{
+		"outcome_approved":       decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}),
+		"outcome_approved_draft": decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
+		"outcome_rejected":       decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "Not <b>now</b>"}),
+		"outcome_revise":         decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "Cut the intro.\nKeep the end."}),
+		"outcome_skipped":        decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}),
+		"outcome_expired":        expired,
+		"outcome_expired_late":   late,
+	}
+	for name, a := range tests {
+		t.Run(name, func(t *testing.T) {
+			m := OutcomeMessage(a)
+			golden(t, name, m)
+			if strings.Contains(string(mustJSON(t, m)), `"actions"`) {
+				t.Error("outcome message still has an actions block")
+			}
+		})
+	}
+}
+
+func TestRequestButtons(t *testing.T) {
+	type button struct{ ActionID, Text, Value, Style string }
+	buttons := func(t *testing.T, m Message) []button {
+		var blocks []struct {
+			Type     string            `json:"type"`
+			BlockID  string            `json:"block_id"`
+			Elements []json.RawMessage `json:"elements"`
+		}
+		if err := json.Unmarshal(mustJSON(t, m.Blocks), &blocks); err != nil {
+			t.Fatal(err)
+		}
+		var out []button
+		for _, b := range blocks {
+			if b.Type != "actions" {
+				continue
+			}
+			if b.BlockID != "ap_sample" {
+				t.Errorf("actions block_id = %q, want the approval ID", b.BlockID)
+			}
+			for _, raw := range b.Elements {
+				var e struct {
+					ActionID string `json:"action_id"`
+					Value    string `json:"value"`
+					Style    string `json:"style"`
+					Text     struct {
+						Text string `json:"text"`
+					} `json:"text"`
+				}
+				if err := json.Unmarshal(raw, &e); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, button{e.ActionID, e.Text.Text, e.Value, e.Style})
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		a    workflow.Approval
+		want []button
+	}{
+		{"plain", sampleApproval(), []button{
+			{"approve", "Approve", "ap_sample", "primary"},
+			{"reject", "Reject", "ap_sample", "danger"},
+		}},
+		{"drafts, presets, skip", withDrafts(sampleApproval()), []button{
+			{"approve_draft_0", "Approve draft 1", "ap_sample", "primary"},
+			{"approve_draft_1", "Approve draft 2", "ap_sample", ""},
+			{"reject", "Reject", "ap_sample", "danger"},
+			{"revise", "Request changes", "ap_sample", ""},
+			{"skip", "Skip", "ap_sample", ""},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, buttons(t, RequestMessage(tt.a))); diff != "" {
+				t.Errorf("buttons (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReplyText(t *testing.T) {
+	expired := sampleApproval()
+	expired.Status = workflow.StatusExpired
+	tests := []struct {
+		a    workflow.Approval
+		want string
+	}{
+		{decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}), "Approved by <@U0AAA>."},
+		{decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}), "Approved draft 2 by <@U0AAA>."},
+		{decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!here>"}), "Rejected by <@U0AAA>: No &lt;!here&gt;"},
+		{decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1}), "Rejected by <@U0AAA>."},
+		{decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "cut"}), "Changes requested by <@U0AAA>: Shorter — cut"},
+		{decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}), "Skipped by <@U0AAA>."},
+		{expired, "Expired: the workflow stopped waiting for a decision."},
+	}
+	for _, tt := range tests {
+		if got := ReplyText(tt.a); got != tt.want {
+			t.Errorf("ReplyText = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestMessagesNeverShowTheTaskToken(t *testing.T) {
+	a := withDrafts(sampleApproval())
+	views := []any{
+		RequestMessage(a),
+		OutcomeMessage(decidedAs(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0})),
+		RejectModal(a), ReviseModal(a),
+		PendingMessage([]workflow.Approval{a}, decided, "https://slack.com"),
+	}
+	for _, v := range views {
+		if s := string(mustJSON(t, v)); strings.Contains(s, "secret-task-token") {
+			t.Errorf("task token in %s", s)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

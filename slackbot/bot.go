@@ -1,0 +1,242 @@
+package slackbot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+	"go.uber.org/zap"
+)
+
+// Config tunes the bot. Zero fields take the values of DefaultConfig.
+type Config struct {
+	// Workers bounds the clicks, submissions and commands handled at once.
+	// Acks never wait for them.
+	Workers int
+	// ShutdownTimeout bounds how long Run lets in-flight work and queued
+	// message updates finish after its context is cancelled.
+	ShutdownTimeout time.Duration
+	// AckTimeout bounds the sending of one ack.
+	AckTimeout time.Duration
+	// CallTimeout bounds each call to Slack or to Approvals.
+	CallTimeout time.Duration
+
+	// SweepInterval is how often (±25%) stale claims are recovered, overdue
+	// approvals expired and unsynced messages updated.
+	SweepInterval time.Duration
+	// SweepGrace leaves approvals closed this recently to the replica that
+	// decided them (and posts their thread reply).
+	SweepGrace time.Duration
+
+	// UpdateRate limits chat.update for the whole bot (Slack Tier 3).
+	UpdateRate Rate
+	// ReplyRate limits thread replies (chat.postMessage) per channel.
+	ReplyRate Rate
+	// UpdateWorkers is how many message updates run at once.
+	UpdateWorkers int
+	// RetryBase and RetryMax shape the backoff of failed updates;
+	// UpdateAttempts bounds them before the sweeper takes over.
+	RetryBase      time.Duration
+	RetryMax       time.Duration
+	UpdateAttempts int
+
+	// PingInterval is how long the Socket Mode client waits for Slack's
+	// ping before it reconnects (socketmode.OptionPingInterval); 0 keeps
+	// slack-go's default of 30 s.
+	PingInterval time.Duration
+	// PermalinkBase is the start of message links in /approvals pending.
+	PermalinkBase string
+	// Command is the slash command's name, for the help text.
+	Command string
+}
+
+// DefaultConfig returns the production settings.
+func DefaultConfig() Config {
+	return Config{
+		Workers:         8,
+		ShutdownTimeout: 8 * time.Second,
+		AckTimeout:      2 * time.Second,
+		CallTimeout:     10 * time.Second,
+		SweepInterval:   30 * time.Second,
+		SweepGrace:      20 * time.Second,
+		UpdateRate:      Rate{Events: 50, Per: time.Minute, Burst: 20},
+		ReplyRate:       Rate{Events: 1, Per: time.Second, Burst: 3},
+		UpdateWorkers:   4,
+		RetryBase:       time.Second,
+		RetryMax:        time.Minute,
+		UpdateAttempts:  8,
+		PermalinkBase:   "https://slack.com",
+		Command:         "/approvals",
+	}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	set := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	if c.Workers <= 0 {
+		c.Workers = d.Workers
+	}
+	if c.UpdateWorkers <= 0 {
+		c.UpdateWorkers = d.UpdateWorkers
+	}
+	if c.UpdateAttempts <= 0 {
+		c.UpdateAttempts = d.UpdateAttempts
+	}
+	set(&c.ShutdownTimeout, d.ShutdownTimeout)
+	set(&c.AckTimeout, d.AckTimeout)
+	set(&c.CallTimeout, d.CallTimeout)
+	set(&c.SweepInterval, d.SweepInterval)
+	set(&c.RetryBase, d.RetryBase)
+	set(&c.RetryMax, d.RetryMax)
+	if c.SweepGrace < 0 {
+		c.SweepGrace = 0
+	}
+	if c.UpdateRate.Events <= 0 {
+		c.UpdateRate = d.UpdateRate
+	}
+	if c.ReplyRate.Events <= 0 {
+		c.ReplyRate = d.ReplyRate
+	}
+	if c.PermalinkBase == "" {
+		c.PermalinkBase = d.PermalinkBase
+	}
+	if c.Command == "" {
+		c.Command = d.Command
+	}
+	return c
+}
+
+// Bot is the Socket Mode app. Any number of replicas may run against one
+// Slack app and one store: any of them handles any click.
+type Bot struct {
+	cfg       Config
+	approvals Approvals
+	api       *slack.Client
+	log       *zap.Logger
+	pool      *pool
+	updates   *updater
+	sm        *socketmode.Client
+	started   atomic.Bool
+}
+
+// New returns a Bot. api must carry the app-level token
+// (slack.OptionAppLevelToken) and should use NewHTTPClient.
+func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger) *Bot {
+	if logger == nil {
+		logger = zap.NewNop()
+	}
+	cfg = cfg.withDefaults()
+	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger}
+	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
+	b.updates = newUpdater(api, approvals, cfg, logger)
+	return b
+}
+
+// Run connects to Slack and serves until ctx is cancelled or the tokens
+// are refused. On cancel it stops taking envelopes, lets acknowledged work
+// and queued message updates finish within Config.ShutdownTimeout, and
+// returns nil. A refused token (invalid_auth, token_revoked, …) returns an
+// error. Run may be called once.
+func (b *Bot) Run(ctx context.Context) error {
+	if !b.started.CompareAndSwap(false, true) {
+		return errors.New("slackbot: Run called twice")
+	}
+	opts := []socketmode.Option{socketmode.OptionLog(zap.NewStdLog(b.log.Named("socketmode")))}
+	if b.cfg.PingInterval > 0 {
+		opts = append(opts, socketmode.OptionPingInterval(b.cfg.PingInterval))
+	}
+	b.sm = socketmode.New(b.api, opts...)
+
+	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	poolDone := b.pool.run(work, b.cfg.Workers)
+	updatesDone := make(chan struct{})
+	go func() { defer close(updatesDone); b.updates.run(work) }()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	defer stopSweep()
+	sweepDone := make(chan struct{})
+	go func() { defer close(sweepDone); b.sweep(sweepCtx) }()
+
+	socketCtx, stopSocket := context.WithCancel(ctx)
+	defer stopSocket()
+	socketDone := make(chan error, 1)
+	go func() { socketDone <- b.sm.RunContext(socketCtx) }()
+
+	b.log.Info("slack bot starting", zap.Int("workers", b.cfg.Workers))
+	stopped, err := b.loop(ctx, socketDone)
+	stopSocket()
+	if !stopped {
+		b.drain(socketDone)
+	}
+
+	deadline := time.AfterFunc(b.cfg.ShutdownTimeout, stopWork)
+	defer deadline.Stop()
+	stopSweep()
+	<-sweepDone
+	b.pool.close()
+	<-poolDone
+	if n := b.pool.pending(); n > 0 {
+		b.log.Warn("shutdown deadline passed; acknowledged work dropped", zap.Int("dropped", n))
+	}
+	b.updates.stop()
+	<-updatesDone
+	b.log.Info("slack bot stopped")
+	return err
+}
+
+// loop routes events until ctx is done or the socket gives up for good.
+// stopped reports whether the socket has returned.
+func (b *Bot) loop(ctx context.Context, socketDone <-chan error) (stopped bool, err error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case err := <-socketDone:
+			if ctx.Err() != nil {
+				return true, nil
+			}
+			if err == nil {
+				err = errors.New("socket mode client stopped")
+			}
+			b.log.Error("slack refused the connection; stopping", zap.Error(safeErr(err)))
+			return true, fmt.Errorf("socket mode: %w", safeErr(err))
+		case ev := <-b.sm.Events:
+			b.route(ev)
+		}
+	}
+}
+
+// drain keeps the event channel moving until the socket has closed;
+// envelopes still queued there cannot be acked any more.
+func (b *Bot) drain(socketDone <-chan error) {
+	for {
+		select {
+		case <-socketDone:
+			return
+		case ev := <-b.sm.Events:
+			if ev.Request != nil && ev.Request.EnvelopeID != "" {
+				b.log.Warn("envelope dropped at shutdown", zap.String("envelope_id", ev.Request.EnvelopeID))
+			}
+		}
+	}
+}
+
+// ack acknowledges an envelope without ever blocking for long.
+func (b *Bot) ack(envelopeID string, payload any) {
+	if envelopeID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.AckTimeout)
+	defer cancel()
+	if err := b.sm.AckCtx(ctx, envelopeID, payload); err != nil {
+		b.log.Warn("ack not sent", zap.String("envelope_id", envelopeID), zap.Error(safeErr(err)))
+	}
+}

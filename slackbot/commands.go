@@ -1,0 +1,84 @@
+package slackbot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// maxListed bounds the approvals listed by /approvals pending.
+const maxListed = 20
+
+// PendingMessage answers /approvals pending: the approvals waiting for the
+// caller, oldest first, each with its age, deadline and a link to its
+// message (permalinks are built on base, such as "https://slack.com"). At
+// most 20 are listed, followed by how many more wait.
+func PendingMessage(pending []workflow.Approval, now time.Time, base string) Message {
+	if len(pending) == 0 {
+		return Message{Text: "Nothing waiting for you.", Blocks: []slack.Block{
+			slack.NewSectionBlock(mrkdwn("Nothing waiting for you. :tada:"), nil, nil),
+		}}
+	}
+	noun := "approvals wait"
+	if len(pending) == 1 {
+		noun = "approval waits"
+	}
+	head := fmt.Sprintf("%d %s for your decision, oldest first:", len(pending), noun)
+	blocks := []slack.Block{slack.NewSectionBlock(mrkdwn(head), nil, nil)}
+	for _, a := range pending[:min(len(pending), maxListed)] {
+		title := "*" + escape(a.Title) + "*"
+		if a.MessageTS != "" {
+			title = "*<" + Permalink(base, a.Channel, a.MessageTS, a.ThreadTS) + "|" + escape(a.Title) + ">*"
+		}
+		due := "no deadline"
+		if !a.Deadline.IsZero() {
+			due = "due " + slackDate(a.Deadline)
+		}
+		line := fmt.Sprintf("%s\nWaiting %s · %s · `%s`", title, age(now.Sub(a.CreatedAt)), due, a.ID)
+		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(line), nil, nil))
+	}
+	if rest := len(pending) - maxListed; rest > 0 {
+		blocks = append(blocks, slack.NewContextBlock("", mrkdwn(fmt.Sprintf("…and %d more.", rest))))
+	}
+	return Message{Text: head, Blocks: blocks}
+}
+
+// HelpMessage explains the slash command.
+func HelpMessage(command string) Message {
+	text := fmt.Sprintf("*Usage*\n`%[1]s pending` lists the approvals waiting for your decision, oldest first.\n`%[1]s help` shows this help.\n"+
+		"To decide, use the buttons on the request message.", command)
+	return Message{Text: "Usage: " + command + " pending", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
+}
+
+// Permalink is the link to a message: base/archives/<channel>/p<ts without
+// the dot>, with the thread when the message is a reply.
+func Permalink(base, channel, ts, threadTS string) string {
+	link := strings.TrimSuffix(base, "/") + "/archives/" + channel + "/p" + strings.Replace(ts, ".", "", 1)
+	if threadTS != "" && threadTS != ts {
+		link += "?thread_ts=" + threadTS + "&cid=" + channel
+	}
+	return link
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "minute")
+	case d < 48*time.Hour:
+		return plural(int(d/time.Hour), "hour")
+	}
+	return plural(int(d/(24*time.Hour)), "day")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}

@@ -1,0 +1,250 @@
+package slackbot
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// click is a button press, as much of it as the handlers need.
+type click struct {
+	envelopeID string
+	user       string
+	channel    string
+	thread     string
+	triggerID  string
+	approvalID string
+	action     string
+	at         time.Time
+}
+
+func (c click) logger(log *zap.Logger) *zap.Logger {
+	return log.With(zap.String("envelope_id", c.envelopeID), zap.String("slack_user", c.user),
+		zap.String("approval_id", c.approvalID), zap.String("action", c.action))
+}
+
+// replyTo is where a private answer goes.
+type replyTo struct {
+	user, channel, thread string
+}
+
+// within places the answer beside the approval's message when it is known.
+func (r replyTo) within(a workflow.Approval) replyTo {
+	if a.Channel != "" {
+		r.channel, r.thread = a.Channel, a.ThreadTS
+	}
+	return r
+}
+
+const (
+	textTransient = "Could not complete your decision because of a temporary problem. " +
+		"If it went through, the message will update by itself; otherwise please try again in a minute."
+	textNotFound  = "This approval no longer exists."
+	textSlowClick = "That took too long to open. Please click the button again."
+)
+
+// decideClick handles Approve, Approve draft N and Skip.
+func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
+	d.DecidedBy = c.user
+	b.decide(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, c.approvalID, d, c.logger(b.log))
+}
+
+// decide records a decision and translates the outcome: the message update
+// on success, a private explanation otherwise.
+func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, log *zap.Logger) {
+	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	a, err := b.approvals.Decide(dctx, id, d)
+	cancel()
+	if a.Channel == "" && to.channel == "" {
+		a, _ = b.lookup(ctx, id) // a modal submission has no channel of its own
+	}
+	to = to.within(a)
+	log = log.With(zap.String("execution_arn", a.ExecutionARN))
+	switch workflow.ErrorCode(err) {
+	case "":
+		if err != nil {
+			log.Error("decision failed", zap.Error(safeErr(err)))
+			b.tell(ctx, to, textTransient, log)
+			return
+		}
+		log.Info("decided", zap.String("decision", string(d.Action)), zap.String("status", string(a.Status)))
+		b.updates.enqueue(a, true)
+	case workflow.EFORBIDDEN:
+		log.Info("decision refused", zap.Error(err))
+		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
+	case workflow.ECONFLICT, workflow.EEXPIRED:
+		current := errorApproval(err, a)
+		b.updates.enqueue(current, false)
+		b.tell(ctx, to, lateText(current, err), log)
+	case workflow.ENOTFOUND:
+		b.tell(ctx, to, textNotFound, log)
+	default:
+		b.tell(ctx, to, workflow.ErrorMessage(err), log)
+	}
+}
+
+// lookup reads an approval with the call timeout.
+func (b *Bot) lookup(ctx context.Context, id string) (workflow.Approval, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
+	return b.approvals.Get(ctx, id)
+}
+
+// openModal handles Reject and Request changes: the modal opens only for
+// somebody who may decide a pending approval, within the click's 3-second
+// trigger window.
+func (b *Bot) openModal(ctx context.Context, c click) {
+	log := c.logger(b.log)
+	to := replyTo{user: c.user, channel: c.channel, thread: c.thread}
+	ctx2, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
+	a, err := b.approvals.Get(ctx2, c.approvalID)
+	switch {
+	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
+		b.tell(ctx, to, textNotFound, log)
+		return
+	case err != nil:
+		log.Error("approval lookup failed", zap.Error(safeErr(err)))
+		b.tell(ctx, to, textTransient, log)
+		return
+	}
+	to = to.within(a)
+	log = log.With(zap.String("execution_arn", a.ExecutionARN))
+	if a.Status != workflow.StatusPending {
+		b.updates.enqueue(a, false)
+		b.tell(ctx, to, lateText(a, nil), log)
+		return
+	}
+	if err := b.approvals.CanDecide(ctx2, a, c.user); err != nil {
+		if workflow.ErrorCode(err) != workflow.EFORBIDDEN {
+			log.Error("approver lookup failed", zap.Error(safeErr(err)))
+			b.tell(ctx, to, textTransient, log)
+			return
+		}
+		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
+		return
+	}
+	view := RejectModal(a)
+	if c.action == actionRevise {
+		if len(a.RevisionPresets) == 0 {
+			b.tell(ctx, to, "This request does not accept change requests.", log)
+			return
+		}
+		view = ReviseModal(a)
+	}
+	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
+		err = apiError("views.open", err)
+		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))
+		text := textTransient
+		if code := slackCode(err); code == "expired_trigger_id" || code == "exchanged_trigger_id" {
+			text = textSlowClick
+		}
+		b.tell(ctx, to, text, log)
+	}
+}
+
+// command answers /approvals privately through the response URL.
+func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCommand) {
+	log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cmd.UserID),
+		zap.String("action", "command"))
+	ctx2, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
+	var msg Message
+	switch sub, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(cmd.Text)), " "); sub {
+	case "", "pending":
+		pending, err := b.approvals.PendingFor(ctx2, cmd.UserID, 1000)
+		if err != nil {
+			log.Error("pending approvals not listed", zap.Error(safeErr(err)))
+			msg = Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
+			break
+		}
+		msg = PendingMessage(pending, time.Now(), b.cfg.PermalinkBase)
+	default:
+		msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
+	}
+	if cmd.ResponseURL == "" {
+		b.tell(ctx, replyTo{user: cmd.UserID, channel: cmd.ChannelID}, msg.Text, log)
+		return
+	}
+	opts := append([]slack.MsgOption{slack.MsgOptionResponseURL(cmd.ResponseURL, slack.ResponseTypeEphemeral)}, msg.options()...)
+	if _, _, _, err := b.api.SendMessageContext(ctx2, "", opts...); err != nil {
+		log.Warn("command answer not delivered", zap.Error(safeErr(err)))
+	}
+}
+
+// tell posts a private (ephemeral) message to the user beside the request.
+func (b *Bot) tell(ctx context.Context, to replyTo, text string, log *zap.Logger) {
+	if to.user == "" || to.channel == "" {
+		log.Warn("nowhere to send a private answer", zap.String("answer", text))
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
+	opts := []slack.MsgOption{slack.MsgOptionText(text, false)}
+	if to.thread != "" {
+		opts = append(opts, slack.MsgOptionTS(to.thread))
+	}
+	if _, err := b.api.PostEphemeralContext(ctx, to.channel, to.user, opts...); err != nil {
+		log.Warn("private answer not delivered", zap.Error(apiError("chat.postEphemeral", err)))
+	}
+}
+
+// errorApproval is the approval a domain error is about, or fallback.
+func errorApproval(err error, fallback workflow.Approval) workflow.Approval {
+	var e *workflow.Error
+	if errors.As(err, &e) && e.Approval != nil {
+		return *e.Approval
+	}
+	return fallback
+}
+
+// lateText tells somebody who clicked an approval that is no longer
+// pending what became of it.
+func lateText(a workflow.Approval, err error) string {
+	switch {
+	case a.Status == workflow.StatusExpired:
+		return "This approval has expired: the workflow stopped waiting for it."
+	case a.Status == workflow.StatusDecided && a.Decision != nil:
+		return fmt.Sprintf("This approval was already decided by %s (%s at %s).",
+			mention(a.Decision.DecidedBy), verb(a), slackDate(a.Decision.DecidedAt))
+	case err != nil:
+		return workflow.ErrorMessage(err)
+	}
+	return "Somebody is deciding this approval right now."
+}
+
+func verb(a workflow.Approval) string {
+	switch a.Decision.Action {
+	case workflow.ActionApprove:
+		if i := chosenDraft(a); i != nil {
+			return fmt.Sprintf("approved draft %d", *i+1)
+		}
+		return "approved"
+	case workflow.ActionReject:
+		return "rejected"
+	case workflow.ActionRevise:
+		return "changes requested"
+	case workflow.ActionSkip:
+		return "skipped"
+	}
+	return string(a.Decision.Action)
+}
+
+func whoMayDecide(a workflow.Approval) string {
+	if len(a.Approvers) == 0 {
+		return ""
+	}
+	who := make([]string, 0, len(a.Approvers))
+	for _, id := range a.Approvers {
+		who = append(who, mention(id))
+	}
+	return " Who may decide: " + strings.Join(who, ", ") + "."
+}

@@ -1,0 +1,63 @@
+package slackbot
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/slack-go/slack"
+
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+)
+
+func TestPoster(t *testing.T) {
+	fs, err := fakeslack.Start(fakeslack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fs.Close)
+	p := NewPoster(slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL())))
+	ctx := context.Background()
+
+	a := withDrafts(sampleApproval())
+	a.Channel = "C1"
+	a.ThreadTS = fs.PostMessage("C1", "context for the request")
+	ch, ts, err := p.PostRequest(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := fs.Message(ch, ts)
+	if !ok || m.ThreadTS != a.ThreadTS || len(fakeslack.ButtonActions(m.Blocks)) != 5 {
+		t.Errorf("posted %+v", m)
+	}
+	if strings.Contains(string(m.Blocks)+m.Text, a.TaskToken.Reveal()) {
+		t.Error("the task token was posted")
+	}
+
+	a.ThreadTS = "1.2"
+	_, _, err = p.PostRequest(ctx, a)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Code != "thread_not_found" || apiErr.Hint == "" {
+		t.Errorf("err = %v, want an APIError thread_not_found with a hint", err)
+	}
+
+	fs.FailMethod("chat.postMessage", 1, 500)
+	a.ThreadTS = ""
+	if _, _, err := p.PostRequest(ctx, a); err == nil || strings.Contains(err.Error(), fs.BotToken()) {
+		t.Errorf("outage: err = %v", err)
+	}
+}
+
+func TestAPIErrorHints(t *testing.T) {
+	for _, code := range []string{"channel_not_found", "not_in_channel"} {
+		err := apiError("chat.postMessage", slack.SlackErrorResponse{Err: code})
+		var e *APIError
+		if !errors.As(err, &e) || e.Code != code || !strings.Contains(err.Error(), code) || e.Hint == "" {
+			t.Errorf("%s: %v", code, err)
+		}
+	}
+	if got := redact("dial ws://x/link/?ticket=abc&x=1 with xoxb-123-abc and xapp-1-A-2"); strings.Contains(got, "abc") || strings.Contains(got, "xapp-1") {
+		t.Errorf("redact left a secret: %s", got)
+	}
+}

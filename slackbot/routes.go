@@ -1,0 +1,188 @@
+package slackbot
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// Every entry point of the app. route is the only consumer of Socket Mode
+// events; everything it does not list is acked, logged and ignored.
+//
+//	interactive block_actions    approve, approve_draft_N, skip → decideClick
+//	                             reject, revise                 → openModal
+//	interactive view_submission  reject, revise                 → submitModal (checked before the ack)
+//	slash_commands               /approvals [pending|help]      → command
+const (
+	actionApprove      = "approve"
+	actionApproveDraft = "approve_draft_" // followed by the 0-based draft index
+	actionReject       = "reject"
+	actionRevise       = "revise"
+	actionSkip         = "skip"
+
+	callbackReject = "reject"
+	callbackRevise = "revise"
+)
+
+// route acks every envelope first and hands the work to the pool; only
+// modal submissions are answered in the ack, after cheap local checks.
+// It never blocks for longer than one ack.
+func (b *Bot) route(ev socketmode.Event) {
+	req := ev.Request
+	switch ev.Type {
+	case socketmode.EventTypeInteractive:
+		cb, ok := ev.Data.(slack.InteractionCallback)
+		switch {
+		case !ok:
+			b.ignore(req, "interactive payload of an unexpected shape")
+		case cb.Type == slack.InteractionTypeBlockActions:
+			b.ack(req.EnvelopeID, nil)
+			b.routeAction(req.EnvelopeID, cb)
+		case cb.Type == slack.InteractionTypeViewSubmission:
+			b.submitModal(req.EnvelopeID, cb)
+		default:
+			b.ignore(req, "interaction "+string(cb.Type))
+		}
+	case socketmode.EventTypeSlashCommand:
+		b.ack(req.EnvelopeID, nil)
+		if cmd, ok := ev.Data.(slack.SlashCommand); ok {
+			b.pool.push(func(ctx context.Context) { b.command(ctx, req.EnvelopeID, cmd) })
+		}
+	case socketmode.EventTypeEventsAPI:
+		b.ignore(req, "events_api")
+	case socketmode.EventTypeErrorBadMessage:
+		bad, _ := ev.Data.(*socketmode.ErrorBadMessage)
+		id := ""
+		if bad != nil {
+			id = envelopeID(bad.Message)
+			b.ack(id, nil)
+		}
+		b.log.Warn("unreadable envelope ignored", zap.String("envelope_id", id))
+	case socketmode.EventTypeConnecting:
+		b.log.Debug("connecting to slack")
+	case socketmode.EventTypeConnected:
+		b.log.Info("connected to slack")
+	case socketmode.EventTypeHello:
+		b.log.Debug("slack said hello")
+	case socketmode.EventTypeDisconnect:
+		b.log.Info("slack asked to reconnect")
+	case socketmode.EventTypeConnectionError:
+		if e, ok := ev.Data.(*slack.ConnectionErrorEvent); ok {
+			b.log.Warn("connecting to slack failed; retrying", zap.Int("attempt", e.Attempt),
+				zap.Duration("backoff", e.Backoff), zap.Error(safeErr(e.ErrorObj)))
+		}
+	case socketmode.EventTypeIncomingError:
+		if e, ok := ev.Data.(*slack.IncomingEventError); ok {
+			b.log.Warn("slack connection read failed", zap.Error(safeErr(e.ErrorObj)))
+		}
+	case socketmode.EventTypeErrorWriteFailed:
+		if e, ok := ev.Data.(*socketmode.ErrorWriteFailed); ok {
+			b.log.Warn("ack lost: write to slack failed", zap.Error(safeErr(e.Cause)))
+		}
+	case socketmode.EventTypeInvalidAuth:
+		b.log.Error("slack refused the app token")
+	default:
+		b.ignore(req, "event "+string(ev.Type))
+	}
+}
+
+// routeAction maps a button to its handler.
+func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
+	if len(cb.ActionCallback.BlockActions) == 0 {
+		b.log.Warn("block action without actions ignored", zap.String("envelope_id", envelopeID))
+		return
+	}
+	act := cb.ActionCallback.BlockActions[0]
+	c := click{
+		envelopeID: envelopeID,
+		user:       cb.User.ID,
+		channel:    cmp.Or(cb.Channel.ID, cb.Container.ChannelID),
+		thread:     cmp.Or(cb.Container.ThreadTs, cb.Message.ThreadTimestamp),
+		triggerID:  cb.TriggerID,
+		approvalID: cmp.Or(act.Value, act.BlockID),
+		action:     act.ActionID,
+		at:         time.Now(),
+	}
+	log := c.logger(b.log)
+	if !plausibleID(c.approvalID) {
+		log.Warn("button without an approval ID ignored")
+		return
+	}
+	d := workflow.Decision{DraftIndex: workflow.NoDraft}
+	switch {
+	case act.ActionID == actionApprove:
+		d.Action = workflow.ActionApprove
+	case strings.HasPrefix(act.ActionID, actionApproveDraft):
+		n, err := strconv.Atoi(strings.TrimPrefix(act.ActionID, actionApproveDraft))
+		if err != nil || n < 0 || n >= workflow.MaxDrafts {
+			log.Warn("unknown draft button ignored")
+			return
+		}
+		d.Action, d.DraftIndex = workflow.ActionApprove, n
+	case act.ActionID == actionSkip:
+		d.Action = workflow.ActionSkip
+	case act.ActionID == actionReject, act.ActionID == actionRevise:
+		b.pool.pushFront(func(ctx context.Context) { b.openModal(ctx, c) })
+		return
+	default:
+		log.Warn("unknown button ignored")
+		return
+	}
+	b.pool.push(func(ctx context.Context) { b.decideClick(ctx, c, d) })
+}
+
+// submitModal checks a submitted modal before acking it: errors go back
+// in the ack and keep the modal open; a valid submission closes it and
+// is decided by the pool.
+func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
+	log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cb.User.ID),
+		zap.String("action", cb.View.CallbackID))
+	if cb.View.CallbackID != callbackReject && cb.View.CallbackID != callbackRevise {
+		b.ack(envelopeID, nil)
+		log.Warn("submission of an unknown view ignored")
+		return
+	}
+	id, d, errs := readSubmission(cb.View)
+	if errs != nil {
+		b.ack(envelopeID, slack.NewErrorsViewSubmissionResponse(errs))
+		return
+	}
+	b.ack(envelopeID, nil)
+	if !plausibleID(id) {
+		log.Warn("submission without an approval ID ignored")
+		return
+	}
+	d.DecidedBy = cb.User.ID
+	to := replyTo{user: cb.User.ID}
+	b.pool.push(func(ctx context.Context) { b.decide(ctx, to, id, d, log.With(zap.String("approval_id", id))) })
+}
+
+// ignore acks an envelope the app does not handle.
+func (b *Bot) ignore(req *socketmode.Request, what string) {
+	if req == nil {
+		return
+	}
+	b.ack(req.EnvelopeID, nil)
+	b.log.Debug("envelope ignored", zap.String("envelope_id", req.EnvelopeID), zap.String("what", what))
+}
+
+// envelopeID digs the envelope ID out of a message slack-go could not
+// parse, so it can still be acked.
+func envelopeID(raw json.RawMessage) string {
+	var env struct {
+		EnvelopeID string `json:"envelope_id"`
+	}
+	_ = json.Unmarshal(raw, &env)
+	return env.EnvelopeID
+}
+
+func plausibleID(id string) bool { return id != "" && len(id) <= 100 }

@@ -1,0 +1,107 @@
+package slackbot
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/slack-go/slack"
+)
+
+// APIError is a failed Slack Web API call: the method, Slack's error code
+// (such as "channel_not_found") and a hint for whoever operates the app. It
+// never contains a token.
+type APIError struct {
+	Method string
+	Code   string
+	Hint   string
+	Err    error
+}
+
+func (e *APIError) Error() string {
+	msg := "slack " + e.Method + ": " + e.Code
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
+}
+
+func (e *APIError) Unwrap() error { return e.Err }
+
+var hints = map[string]string{
+	"channel_not_found":   "the channel ID is wrong, or it is a private channel the app was not invited to",
+	"not_in_channel":      "invite the app to the channel (/invite @approvals), or grant chat:write.public",
+	"is_archived":         "the channel is archived",
+	"invalid_auth":        "SLACK_BOT_TOKEN is not a valid bot token",
+	"not_authed":          "SLACK_BOT_TOKEN is missing",
+	"token_revoked":       "SLACK_BOT_TOKEN was revoked; reinstall the app",
+	"account_inactive":    "the app was uninstalled or its workspace is inactive",
+	"missing_scope":       "the app lacks a scope it needs (chat:write, commands, usergroups:read); reinstall it with the manifest",
+	"invalid_blocks":      "Slack refused the message layout",
+	"msg_too_long":        "the request text is too long for one Slack message",
+	"msg_blocks_too_long": "the request text is too long for one Slack message",
+	"ratelimited":         "Slack rate limit reached; retry later",
+	"restricted_action":   "a workspace setting prevents the app from posting in this channel",
+	"thread_not_found":    "threadTs does not name a message in the channel",
+	"cant_update_message": "the message was not posted by this app's token",
+	"message_not_found":   "the message was deleted",
+	"no_such_subteam":     "the user-group ID does not exist",
+	"expired_trigger_id":  "the click was answered too late (trigger IDs last 3 seconds)",
+}
+
+// apiError wraps err from a call of method with Slack's code and a hint.
+func apiError(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	code := slackCode(err)
+	if d, ok := retryAfter(err); ok {
+		return &APIError{Method: method, Code: "ratelimited", Hint: fmt.Sprintf("retry after %s", d), Err: err}
+	}
+	if code == "" {
+		return fmt.Errorf("slack %s: %s", method, redact(err.Error()))
+	}
+	return &APIError{Method: method, Code: code, Hint: hints[code], Err: err}
+}
+
+// slackCode returns Slack's error code in err, or "".
+func slackCode(err error) string {
+	var e slack.SlackErrorResponse
+	if errors.As(err, &e) {
+		return e.Err
+	}
+	var a *APIError
+	if errors.As(err, &a) {
+		return a.Code
+	}
+	return ""
+}
+
+// retryAfter reports whether err is Slack's 429 and how long to wait.
+func retryAfter(err error) (time.Duration, bool) {
+	var rl *slack.RateLimitedError
+	if errors.As(err, &rl) {
+		return max(rl.RetryAfter, 100*time.Millisecond), true
+	}
+	var sc slack.StatusCodeError
+	if errors.As(err, &sc) && sc.Code == http.StatusTooManyRequests {
+		return time.Second, true
+	}
+	return 0, false
+}
+
+var secrets = regexp.MustCompile(`xox[a-z]-[0-9A-Za-z-]+|xapp-[0-9A-Za-z-]+|(ticket|token)=[^&\s"]+`)
+
+// redact removes anything shaped like a Slack token or a Socket Mode
+// ticket from text bound for a log.
+func redact(s string) string { return secrets.ReplaceAllString(s, "[redacted]") }
+
+// safeErr is err for logging, with secrets removed.
+func safeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return errors.New(redact(err.Error()))
+}

@@ -1,0 +1,290 @@
+package slackbot
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// updater is the outbox that makes request messages show their outcome. It
+// never blocks a decision: handlers and the sweeper enqueue, a few workers
+// call Slack. chat.update shares one limiter, and a 429 pauses it for every
+// queued update; thread replies share a limiter per channel.
+//
+// Guarantees:
+//   - Every final approval's message is eventually updated: failed calls are
+//     retried with capped exponential backoff and jitter, and what is still
+//     unsynced after that (or after a crash) is found again by the sweeper.
+//   - MessageSynced is recorded after a successful update, and also after a
+//     permanent refusal (cant_update_message, message_not_found,
+//     channel_not_found, is_archived, invalid_blocks…), which is logged, so
+//     such an approval is not retried forever.
+//   - The thread reply is posted at most once per decision, by the replica
+//     that recorded the decision, only after its update succeeded. It is
+//     retried only after a 429 (Slack did not post it). It is not posted for
+//     expiries, for updates enqueued by the sweeper, or when the replica
+//     stops between the update and the reply; the message itself still
+//     shows the outcome.
+//   - Enqueueing an approval that is already queued keeps one job with the
+//     newest state; one that is being updated is not queued again.
+type updater struct {
+	api       *slack.Client
+	approvals Approvals
+	log       *zap.Logger
+	cfg       Config
+	updates   *limiter
+	replies   *keyedLimiter
+
+	mu       sync.Mutex
+	jobs     map[string]*updateJob
+	ready    []string
+	signal   chan struct{}
+	stopping bool
+}
+
+type updateJob struct {
+	a        workflow.Approval
+	reply    bool // post the thread reply once the message is updated
+	replied  bool // the reply was attempted (or given up)
+	updated  bool // the message shows the outcome; only the reply is left
+	attempts int
+	state    jobState
+}
+
+type jobState int
+
+const (
+	jobQueued jobState = iota
+	jobDelayed
+	jobBusy
+)
+
+func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Logger) *updater {
+	return &updater{
+		api:       api,
+		approvals: approvals,
+		log:       log,
+		cfg:       cfg,
+		updates:   newLimiter(cfg.UpdateRate),
+		replies:   newKeyedLimiter(cfg.ReplyRate),
+		jobs:      map[string]*updateJob{},
+		signal:    make(chan struct{}),
+	}
+}
+
+// enqueue asks for a's message to show its outcome, with the thread reply
+// when reply is set. Approvals that are not final, have no message or are
+// synced already are ignored.
+func (u *updater) enqueue(a workflow.Approval, reply bool) {
+	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if j, ok := u.jobs[a.ID]; ok {
+		if j.state != jobBusy {
+			j.a = a
+		}
+		j.reply = j.reply || reply
+		return
+	}
+	if u.stopping {
+		return
+	}
+	u.jobs[a.ID] = &updateJob{a: a, reply: reply}
+	u.push(a.ID, false)
+}
+
+func (u *updater) push(id string, front bool) {
+	if front {
+		u.ready = append([]string{id}, u.ready...)
+	} else {
+		u.ready = append(u.ready, id)
+	}
+	u.jobs[id].state = jobQueued
+	close(u.signal)
+	u.signal = make(chan struct{})
+}
+
+// stop makes the workers return once no update is ready; delayed retries
+// are left to the sweeper of the next replica.
+func (u *updater) stop() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.stopping = true
+	close(u.signal)
+	u.signal = make(chan struct{})
+}
+
+// run performs updates until stop and an empty queue, or until ctx is done.
+func (u *updater) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for range max(u.cfg.UpdateWorkers, 1) {
+		wg.Go(func() {
+			for {
+				j := u.next(ctx)
+				if j == nil {
+					return
+				}
+				u.process(ctx, j)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func (u *updater) next(ctx context.Context) *updateJob {
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		u.mu.Lock()
+		if len(u.ready) > 0 {
+			id := u.ready[0]
+			u.ready = u.ready[1:]
+			j := u.jobs[id]
+			j.state = jobBusy
+			u.mu.Unlock()
+			return j
+		}
+		stopping, signal := u.stopping, u.signal
+		u.mu.Unlock()
+		if stopping {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-signal:
+		}
+	}
+}
+
+func (u *updater) process(ctx context.Context, j *updateJob) {
+	a := j.a
+	log := u.log.With(zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
+	if !j.updated {
+		if u.updates.Wait(ctx) != nil {
+			u.done(j)
+			return
+		}
+		callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+		_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
+		cancel()
+		if d, limited := retryAfter(err); limited {
+			u.updates.Pause(d)
+			u.requeue(j)
+			return
+		}
+		if err != nil && !permanentUpdateError(err) {
+			u.retry(ctx, j, log, apiError("chat.update", err))
+			return
+		}
+		u.mu.Lock()
+		j.updated = true
+		if err != nil {
+			j.replied = true
+		}
+		u.mu.Unlock()
+		if err != nil {
+			log.Error("request message cannot be updated; giving up on it", zap.Error(apiError("chat.update", err)))
+		}
+		syncCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+		err = u.approvals.MessageSynced(syncCtx, a.ID)
+		cancel()
+		if err != nil {
+			log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(safeErr(err)))
+		}
+	}
+	u.mu.Lock()
+	reply := j.reply && !j.replied
+	u.mu.Unlock()
+	if reply {
+		lim := u.replies.get(a.Channel)
+		if lim.Wait(ctx) != nil {
+			u.done(j)
+			return
+		}
+		callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+		_, _, err := u.api.PostMessageContext(callCtx, a.Channel,
+			slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
+		cancel()
+		if d, limited := retryAfter(err); limited {
+			lim.Pause(d)
+			u.requeue(j)
+			return
+		}
+		u.mu.Lock()
+		j.replied = true
+		u.mu.Unlock()
+		if err != nil {
+			log.Warn("thread reply not posted", zap.Error(apiError("chat.postMessage", err)))
+		}
+	}
+	u.done(j)
+}
+
+// permanentUpdateError reports whether retrying chat.update cannot help.
+func permanentUpdateError(err error) bool {
+	switch slackCode(err) {
+	case "cant_update_message", "message_not_found", "channel_not_found", "is_archived",
+		"invalid_blocks", "msg_too_long", "msg_blocks_too_long", "edit_window_closed":
+		return true
+	}
+	return false
+}
+
+// done forgets a finished job, unless a reply was asked for while it ran.
+func (u *updater) done(j *updateJob) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if j.updated && j.reply && !j.replied {
+		u.push(j.a.ID, false)
+		return
+	}
+	delete(u.jobs, j.a.ID)
+}
+
+// requeue puts a rate-limited job first in line; the paused limiter holds
+// it back.
+func (u *updater) requeue(j *updateJob) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.push(j.a.ID, true)
+}
+
+func (u *updater) retry(ctx context.Context, j *updateJob, log *zap.Logger, err error) {
+	j.attempts++
+	if j.attempts >= u.cfg.UpdateAttempts || ctx.Err() != nil {
+		log.Error("request message not updated; the sweeper will try again", zap.Int("attempts", j.attempts), zap.Error(err))
+		u.done(j)
+		return
+	}
+	delay := backoff(u.cfg.RetryBase, u.cfg.RetryMax, j.attempts)
+	log.Warn("request message not updated; retrying", zap.Int("attempts", j.attempts), zap.Duration("retry_in", delay), zap.Error(err))
+	u.mu.Lock()
+	j.state = jobDelayed
+	u.mu.Unlock()
+	time.AfterFunc(delay, func() {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		if u.jobs[j.a.ID] == j && j.state == jobDelayed && !u.stopping {
+			u.push(j.a.ID, false)
+		}
+	})
+}
+
+// backoff is base·2^(attempt-1), capped at ceiling, with ±50% jitter.
+func backoff(base, ceiling time.Duration, attempt int) time.Duration {
+	d := base << min(attempt-1, 20)
+	if d <= 0 || d > ceiling {
+		d = ceiling
+	}
+	return time.Duration(float64(d) * (0.5 + rand.Float64()))
+}

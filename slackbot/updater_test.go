@@ -1,0 +1,43 @@
+package slackbot
+
+import (
+	"testing"
+
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+func TestUpdaterDedupes(t *testing.T) {
+	u := newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
+	a := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+
+	u.enqueue(sampleApproval(), true) // pending: nothing to show yet
+	synced := a
+	synced.MessageSynced = true
+	u.enqueue(synced, true)
+	unposted := a
+	unposted.MessageTS = ""
+	u.enqueue(unposted, true)
+	if len(u.ready) != 0 {
+		t.Fatalf("queued %v; want nothing", u.ready)
+	}
+
+	older := a
+	older.Summary = "older"
+	u.enqueue(older, true)
+	u.enqueue(a, false)
+	if len(u.ready) != 1 {
+		t.Fatalf("queued %v; want one job", u.ready)
+	}
+	j := u.jobs[a.ID]
+	if !j.reply || j.a.Summary != a.Summary {
+		t.Errorf("job = %+v; want the newest state and the reply kept", j)
+	}
+
+	j.state = jobBusy
+	u.enqueue(a, true)
+	if len(u.ready) != 1 {
+		t.Errorf("a job being processed was queued again")
+	}
+}
