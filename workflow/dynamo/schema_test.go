@@ -1,0 +1,211 @@
+package dynamo
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/go-cmp/cmp"
+	"gopkg.in/yaml.v3"
+)
+
+func TestCreateTableIsIdempotentAndEnablesTTL(t *testing.T) {
+	t.Parallel()
+	s := newStore(t) // creates the table once
+	ctx := t.Context()
+	for range 2 {
+		if err := CreateTable(ctx, client, s.table); err != nil {
+			t.Fatalf("CreateTable on an existing table: %v", err)
+		}
+	}
+	ttl, err := client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(s.table)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ttl.TimeToLiveDescription; got.TimeToLiveStatus != types.TimeToLiveStatusEnabled || aws.ToString(got.AttributeName) != TTLAttribute {
+		t.Errorf("time to live = %s on %q, want ENABLED on %q", got.TimeToLiveStatus, aws.ToString(got.AttributeName), TTLAttribute)
+	}
+	desc, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.table)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := desc.Table.TableStatus; got != types.TableStatusActive {
+		t.Errorf("table status = %s, want ACTIVE", got)
+	}
+}
+
+func TestCreateTableRefusesATableWithoutTheIndex(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	name := "no-index-" + t.Name()
+	in := TableSchema(name)
+	in.GlobalSecondaryIndexes = nil
+	in.AttributeDefinitions = in.AttributeDefinitions[:1]
+	if _, err := client.CreateTable(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	})
+	if err := CreateTable(ctx, client, name); err == nil || !strings.Contains(err.Error(), QueueIndex) {
+		t.Errorf("CreateTable on a table without %s = %v, want an error naming it", QueueIndex, err)
+	}
+}
+
+// TestCloudFormationTableMatchesSchema keeps deploy/cloudformation.yaml and
+// TableSchema equal: changing either alone fails it.
+func TestCloudFormationTableMatchesSchema(t *testing.T) {
+	t.Parallel()
+	got := cloudFormationTable(t, "../../deploy/cloudformation.yaml")
+
+	var want map[string]any
+	b, err := json.Marshal(TableSchema("ignored"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	want = prune(want).(map[string]any)
+	delete(want, "TableName")
+	want["TimeToLiveSpecification"] = map[string]any{"AttributeName": TTLAttribute, "Enabled": true}
+
+	keys := []string{"AttributeDefinitions", "BillingMode", "GlobalSecondaryIndexes", "KeySchema",
+		"LocalSecondaryIndexes", "ProvisionedThroughput", "StreamSpecification", "TimeToLiveSpecification"}
+	for k := range want {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		if diff := cmp.Diff(normalize(k, want[k]), normalize(k, got[k])); diff != "" {
+			t.Errorf("table property %s differs between TableSchema and cloudformation.yaml (-schema +yaml):\n%s", k, diff)
+		}
+	}
+}
+
+// cloudFormationTable returns the Properties of the one AWS::DynamoDB::Table
+// in the template.
+func cloudFormationTable(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("parse %s: %v", path, err)
+	}
+	template, _ := cfnValue(&doc).(map[string]any)
+	resources, _ := template["Resources"].(map[string]any)
+	var tables []map[string]any
+	for _, r := range resources {
+		if r, _ := r.(map[string]any); r["Type"] == "AWS::DynamoDB::Table" {
+			props, _ := r["Properties"].(map[string]any)
+			tables = append(tables, props)
+		}
+	}
+	if len(tables) != 1 {
+		t.Fatalf("%s has %d AWS::DynamoDB::Table resources, want 1", path, len(tables))
+	}
+	return tables[0]
+}
+
+// cfnValue turns a YAML node into maps, slices and scalars, with
+// CloudFormation short tags in their long form: !Ref x is {"Ref": "x"},
+// !GetAtt a.b is {"Fn::GetAtt": ["a", "b"]}, !Sub s is {"Fn::Sub": "s"}.
+func cfnValue(n *yaml.Node) any {
+	var v any
+	switch n.Kind {
+	case yaml.DocumentNode:
+		return cfnValue(n.Content[0])
+	case yaml.AliasNode:
+		return cfnValue(n.Alias)
+	case yaml.MappingNode:
+		m := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = cfnValue(n.Content[i+1])
+		}
+		v = m
+	case yaml.SequenceNode:
+		list := []any{}
+		for _, c := range n.Content {
+			list = append(list, cfnValue(c))
+		}
+		v = list
+	default:
+		v = n.Value
+		if n.Tag == "!!bool" {
+			v = n.Value == "true"
+		}
+	}
+	fn, ok := strings.CutPrefix(n.Tag, "!")
+	if !ok || strings.HasPrefix(fn, "!") {
+		return v
+	}
+	if s, ok := v.(string); ok && fn == "GetAtt" {
+		v = strings.SplitN(s, ".", 2)
+	}
+	if fn != "Ref" && fn != "Condition" {
+		fn = "Fn::" + fn
+	}
+	return map[string]any{fn: v}
+}
+
+// prune drops nulls, empty strings and empty lists and maps, which the
+// SDK's structs marshal for every unset field.
+func prune(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			if e = prune(e); e != nil {
+				out[k] = e
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case []any:
+		var out []any
+		for _, e := range v {
+			if e = prune(e); e != nil {
+				out = append(out, e)
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case string:
+		if v == "" {
+			return nil
+		}
+	}
+	return v
+}
+
+// normalize sorts lists whose order DynamoDB ignores.
+func normalize(key string, v any) any {
+	list, ok := v.([]any)
+	if !ok || (key != "AttributeDefinitions" && key != "GlobalSecondaryIndexes") {
+		return v
+	}
+	sorted := slices.Clone(list)
+	name := func(e any) string {
+		m, _ := e.(map[string]any)
+		s, _ := m["AttributeName"].(string)
+		if s == "" {
+			s, _ = m["IndexName"].(string)
+		}
+		return s
+	}
+	slices.SortFunc(sorted, func(a, b any) int { return strings.Compare(name(a), name(b)) })
+	return sorted
+}

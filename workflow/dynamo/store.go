@@ -1,0 +1,132 @@
+// Package dynamo stores approvals in one DynamoDB table: the workflow.Store
+// on DynamoDB. The table schema lives here, once (TableSchema); deploy/
+// creates the same table for production, and a test keeps the two equal.
+//
+// Every change to an approval is a compare-and-swap: the store reads the
+// item, applies the change in Go, and writes it back only if its version is
+// unchanged. So the rules (which status may follow which, which queue an
+// approval is on) are the domain's, and DynamoDB makes them atomic.
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// ItemAPI is the part of the DynamoDB API the Store uses;
+// *dynamodb.Client implements it.
+type ItemAPI interface {
+	GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
+	Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+}
+
+// Store is a workflow.Store on a DynamoDB table created with TableSchema.
+// It is safe for concurrent use, also by many processes.
+type Store struct {
+	client   ItemAPI
+	table    string
+	pageSize int // items per Query page in List
+}
+
+var _ workflow.Store = (*Store)(nil)
+
+// New returns a Store on the table.
+func New(client ItemAPI, table string) *Store {
+	return &Store{client: client, table: table, pageSize: 100}
+}
+
+// Get returns the approval with the ID, read consistently. A missing
+// approval is an ENOTFOUND error.
+func (s *Store) Get(ctx context.Context, id string) (workflow.Approval, error) {
+	a, _, err := s.get(ctx, id)
+	return a, err
+}
+
+// get returns the approval and its item version.
+func (s *Store) get(ctx context.Context, id string) (workflow.Approval, int64, error) {
+	if id == "" {
+		return workflow.Approval{}, 0, notFound(id)
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(s.table),
+		Key:            key(id),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return workflow.Approval{}, 0, fmt.Errorf("read approval %s: %w", id, err)
+	}
+	if !isApproval(out.Item) {
+		return workflow.Approval{}, 0, notFound(id)
+	}
+	return decode(out.Item)
+}
+
+// maxWriteAttempts bounds how often modify retries an approval that keeps
+// changing between its read and its write.
+const maxWriteAttempts = 10
+
+// errUnchanged tells modify that the change leaves the approval as it is.
+var errUnchanged = errors.New("unchanged")
+
+// modify applies change to the approval with the ID and stores the result
+// if nobody changed the approval in between; otherwise it applies change to
+// the newer version, which change may refuse (ECONFLICT). It returns the
+// approval as stored.
+func (s *Store) modify(ctx context.Context, id, what string, change func(*workflow.Approval) error) (workflow.Approval, error) {
+	current, version, err := s.get(ctx, id)
+	if err != nil {
+		return workflow.Approval{}, err
+	}
+	for range maxWriteAttempts {
+		next := current
+		switch err := change(&next); {
+		case errors.Is(err, errUnchanged):
+			return current, nil
+		case err != nil:
+			return workflow.Approval{}, err
+		}
+		item := encode(next, version+1)
+		_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName:                           aws.String(s.table),
+			Item:                                item,
+			ConditionExpression:                 aws.String("#version = :version"),
+			ExpressionAttributeNames:            map[string]string{"#version": attrVersion},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":version": number(version)},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		})
+		var failed *types.ConditionalCheckFailedException
+		switch {
+		case err == nil:
+			stored, _, err := decode(item)
+			return stored, err
+		case !errors.As(err, &failed):
+			return workflow.Approval{}, fmt.Errorf("%s approval %s: %w", what, id, err)
+		case !isApproval(failed.Item):
+			return workflow.Approval{}, notFound(id)
+		}
+		if current, version, err = decode(failed.Item); err != nil {
+			return workflow.Approval{}, err
+		}
+	}
+	return workflow.Approval{}, fmt.Errorf("%s approval %s: it changed under every one of %d attempts", what, id, maxWriteAttempts)
+}
+
+func notFound(id string) error {
+	return workflow.Errorf(workflow.ENOTFOUND, "no approval %s", id)
+}
+
+// conflict is an ECONFLICT error carrying the approval as it stands.
+func conflict(a workflow.Approval, format string, args ...any) error {
+	err := workflow.Errorf(workflow.ECONFLICT, format, args...)
+	err.Approval = &a
+	return err
+}
