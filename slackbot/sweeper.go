@@ -44,7 +44,7 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 	}
 	now := time.Now()
 	for _, a := range stale {
-		if now.Sub(a.ClosedAt) < b.cfg.SweepGrace && (a.Decision == nil || a.Decision.DecidedBy != "") {
+		if b.cfg.SweepGrace > 0 && now.Sub(a.ClosedAt) < b.cfg.SweepGrace && (a.Decision == nil || a.Decision.DecidedBy != "") {
 			continue
 		}
 		b.updates.enqueue(a, false)
