@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+)
+
+// config is everything the notifier reads from its environment, read once
+// at start and validated before anything connects. AWS settings (region,
+// credentials, endpoints) are resolved by the AWS SDK itself.
+type config struct {
+	BotToken  string
+	APIURL    string
+	Table     string
+	Retention time.Duration
+	LogLevel  zapcore.Level
+	// LocalDynamoDB is set when the DynamoDB endpoint override points at
+	// this machine (DynamoDB Local), whose responses fail checksum checks.
+	LocalDynamoDB bool
+}
+
+const defaultAPIURL = "https://slack.com/api/"
+
+func loadConfig(getenv func(string) string) (config, error) {
+	c := config{
+		BotToken:  getenv("SLACK_BOT_TOKEN"),
+		APIURL:    getenv("SLACK_API_URL"),
+		Table:     getenv("APPROVALS_TABLE"),
+		Retention: 90 * 24 * time.Hour,
+	}
+	switch {
+	case c.BotToken == "":
+		return c, fmt.Errorf("SLACK_BOT_TOKEN is required: the bot token (xoxb-…)")
+	case !strings.HasPrefix(c.BotToken, "xoxb-"):
+		return c, fmt.Errorf("SLACK_BOT_TOKEN must be a bot token starting with xoxb-")
+	case c.Table == "":
+		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
+	}
+	if c.APIURL == "" {
+		c.APIURL = defaultAPIURL
+	}
+	if u, err := url.Parse(c.APIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || !strings.HasSuffix(c.APIURL, "/") {
+		return c, fmt.Errorf("SLACK_API_URL must be an http(s) URL ending with a slash, like %s", defaultAPIURL)
+	}
+	if v := getenv("APPROVALS_RETENTION"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Hour {
+			return c, fmt.Errorf("APPROVALS_RETENTION must be a duration of at least 1h such as 2160h, not %q", v)
+		}
+		c.Retention = d
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("LOG_LEVEL %q is not one of debug, info, warn, error", v)
+		}
+	}
+	endpoint := getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	if endpoint == "" {
+		endpoint = getenv("AWS_ENDPOINT_URL")
+	}
+	c.LocalDynamoDB = isLoopback(endpoint)
+	return c, nil
+}
+
+// isLoopback reports whether rawURL names a host on this machine.
+func isLoopback(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

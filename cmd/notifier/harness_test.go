@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/sfnapprovals/approvals/internal/dynamolocal"
+	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/workflow/dynamo"
+)
+
+// Shared by every test and benchmark: the notifier binary, built once, and
+// one DynamoDB Local (each test gets its own table).
+var (
+	binary   string
+	ddb      *dynamolocal.Server
+	ddbAdmin *dynamodb.Client
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "notifier-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "bootstrap")
+	build := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the notifier: %v\n%s", err, out)
+		return 1
+	}
+
+	if ddb, err = dynamolocal.Start(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "start DynamoDB Local (run make tools): %v\n", err)
+		return 1
+	}
+	defer ddb.Close()
+	if ddbAdmin, err = dynamolocal.Client(ctx, ddb.Endpoint()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// stack is one notifier process wired to its own table, fake Slack and
+// Runtime API emulator.
+type stack struct {
+	table   string
+	slack   *fakeslack.Server
+	runtime *lambdaruntime.Server
+	proc    *process
+}
+
+// newStack starts the fakes and creates a table; start runs the binary.
+func newStack(tb testing.TB) *stack {
+	tb.Helper()
+	ctx := context.Background()
+	s := &stack{table: "approvals-" + randomHex(6)}
+	if err := dynamo.CreateTable(ctx, ddbAdmin, s.table); err != nil {
+		tb.Fatalf("create table: %v", err)
+	}
+	var err error
+	if s.slack, err = fakeslack.Start(fakeslack.Options{}); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.slack.Close)
+	if s.runtime, err = lambdaruntime.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = s.runtime.Close() })
+	return s
+}
+
+// env is the notifier's environment in the stack. HOME is empty so no
+// shared AWS configuration of the machine running the tests is read.
+func (s *stack) env(tb testing.TB) map[string]string {
+	tb.Helper()
+	return map[string]string{
+		"AWS_LAMBDA_RUNTIME_API":    s.runtime.Addr(),
+		"APPROVALS_TABLE":           s.table,
+		"AWS_ENDPOINT_URL_DYNAMODB": ddb.Endpoint(),
+		"AWS_REGION":                "us-east-1",
+		"AWS_ACCESS_KEY_ID":         "local",
+		"AWS_SECRET_ACCESS_KEY":     "local",
+		"AWS_EC2_METADATA_DISABLED": "true",
+		"SLACK_BOT_TOKEN":           s.slack.BotToken(),
+		"SLACK_API_URL":             s.slack.APIURL(),
+		"HOME":                      tb.TempDir(),
+	}
+}
+
+// start runs the notifier and waits until it polls for its first
+// invocation.
+func (s *stack) start(tb testing.TB) {
+	tb.Helper()
+	s.proc = startProcess(tb, s.env(tb))
+	ctx, cancel := s.proc.context(tb, 30*time.Second)
+	defer cancel()
+	if err := s.runtime.WaitNext(ctx); err != nil {
+		tb.Fatalf("the notifier did not poll for an invocation: %v\noutput:\n%s", err, s.proc.output())
+	}
+}
+
+// process is a running notifier binary.
+type process struct {
+	cmd    *exec.Cmd
+	out    *syncBuffer
+	exited chan struct{}
+	err    error // set before exited is closed
+}
+
+func startProcess(tb testing.TB, env map[string]string) *process {
+	tb.Helper()
+	p := &process{cmd: exec.Command(binary), out: &syncBuffer{}, exited: make(chan struct{})}
+	for k, v := range env {
+		p.cmd.Env = append(p.cmd.Env, k+"="+v)
+	}
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	if err := p.cmd.Start(); err != nil {
+		tb.Fatalf("start the notifier: %v", err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	tb.Cleanup(p.stop)
+	return p
+}
+
+// stop kills the process and waits for it.
+func (p *process) stop() {
+	_ = p.cmd.Process.Kill()
+	<-p.exited
+}
+
+// wait waits for the process to exit by itself and returns its exit code.
+func (p *process) wait(tb testing.TB) int {
+	tb.Helper()
+	select {
+	case <-p.exited:
+	case <-time.After(30 * time.Second):
+		tb.Fatalf("the notifier did not exit; output:\n%s", p.output())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// context returns a context that ends after d or when the process exits.
+func (p *process) context(tb testing.TB, d time.Duration) (context.Context, context.CancelFunc) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	go func() {
+		select {
+		case <-p.exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+func (p *process) output() string { return p.out.String() }
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,103 @@
+// Command notifier is the Lambda function a state machine invokes with
+// arn:aws:states:::lambda:invoke.waitForTaskToken. It stores the approval in
+// DynamoDB and posts it to Slack (see lambdas/notifier), serving the Lambda
+// Runtime API named by AWS_LAMBDA_RUNTIME_API.
+//
+// Build it for the provided.al2023 runtime:
+//
+//	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build -tags lambda.norpc -trimpath -o bootstrap ./cmd/notifier
+//
+// Environment: SLACK_BOT_TOKEN and APPROVALS_TABLE (required), SLACK_API_URL,
+// APPROVALS_RETENTION, LOG_LEVEL, and the AWS SDK's own variables
+// (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, …).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/slack-go/slack"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/sfnapprovals/approvals/lambdas/notifier"
+	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/dynamo"
+)
+
+// The handler is served as a raw lambda.Handler, so a payload that is not
+// JSON still reaches it (and fails as InvalidApprovalRequest).
+var (
+	_ lambda.Handler  = (*notifier.Handler)(nil)
+	_ notifier.Poster = (*slackbot.Poster)(nil)
+)
+
+// outboundTimeout bounds each HTTP call to Slack and DynamoDB; the Lambda
+// deadline bounds the whole invocation.
+const outboundTimeout = 10 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Getenv, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "notifier: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run configures the notifier and serves invocations. It returns only when
+// the configuration is wrong; once serving, aws-lambda-go exits the process
+// itself if the Runtime API fails.
+func run(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	handler, err := newHandler(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	lambda.StartWithOptions(handler, lambda.WithContext(ctx))
+	return nil
+}
+
+// newHandler wires the DynamoDB store and the Slack poster into the
+// notifier handler. It makes no network calls.
+func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Handler, error) {
+	logger := zap.New(zapcore.NewCore(
+		zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()),
+		zapcore.Lock(zapcore.AddSync(stderr)),
+		cfg.LogLevel,
+	))
+
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx,
+		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(outboundTimeout)))
+	if err != nil {
+		return nil, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		// DynamoDB Local's responses fail the SDK's checksum validation.
+		o.DisableValidateResponseChecksum = cfg.LocalDynamoDB
+	})
+	service := workflow.NewService(dynamo.New(db, cfg.Table), nil, nil)
+	service.Retention = cfg.Retention
+
+	api := slack.New(cfg.BotToken,
+		slack.OptionAPIURL(cfg.APIURL),
+		slack.OptionHTTPClient(&http.Client{Timeout: outboundTimeout}))
+
+	logger.Info("notifier ready", zap.String("table", cfg.Table), zap.String("slack_api_url", cfg.APIURL))
+	return notifier.New(service, slackbot.NewPoster(api), logger), nil
+}
