@@ -15,7 +15,9 @@ import (
 // updater is the outbox that makes request messages show their outcome. It
 // never blocks a decision: handlers and the sweeper enqueue, a few workers
 // call Slack. chat.update shares one limiter, and a 429 pauses it for every
-// queued update; thread replies share a limiter per channel.
+// queued update; thread replies have their own workers and a limiter per
+// channel, so a busy channel's replies (about one a second) never hold back
+// the message updates that take the buttons away.
 //
 // Guarantees:
 //   - Every final approval's message is eventually updated: failed calls are
@@ -41,11 +43,12 @@ type updater struct {
 	updates   *limiter
 	replies   *keyedLimiter
 
-	mu       sync.Mutex
-	jobs     map[string]*updateJob
-	ready    []string
-	signal   chan struct{}
-	stopping bool
+	mu         sync.Mutex
+	jobs       map[string]*updateJob
+	ready      []string // jobs whose message needs updating
+	replyQueue []string // jobs whose message is updated and whose reply is due
+	signal     chan struct{}
+	stopping   bool
 }
 
 type updateJob struct {
@@ -101,13 +104,20 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	u.push(a.ID, false)
 }
 
+// push queues the job for its next step: the update, or the reply once the
+// message is updated. front puts it first in line (after a 429).
 func (u *updater) push(id string, front bool) {
-	if front {
-		u.ready = append([]string{id}, u.ready...)
-	} else {
-		u.ready = append(u.ready, id)
+	j := u.jobs[id]
+	queue := &u.ready
+	if j.updated {
+		queue = &u.replyQueue
 	}
-	u.jobs[id].state = jobQueued
+	if front {
+		*queue = append([]string{id}, *queue...)
+	} else {
+		*queue = append(*queue, id)
+	}
+	j.state = jobQueued
 	close(u.signal)
 	u.signal = make(chan struct{})
 }
@@ -122,32 +132,40 @@ func (u *updater) stop() {
 	u.signal = make(chan struct{})
 }
 
-// run performs updates until stop and an empty queue, or until ctx is done.
+// replyWorkers post thread replies; each waits on its channel's limiter.
+const replyWorkers = 2
+
+// run performs updates and replies until stop and empty queues, or until
+// ctx is done.
 func (u *updater) run(ctx context.Context) {
 	var wg sync.WaitGroup
-	for range max(u.cfg.UpdateWorkers, 1) {
-		wg.Go(func() {
-			for {
-				j := u.next(ctx)
-				if j == nil {
-					return
-				}
-				u.process(ctx, j)
+	work := func(queue *[]string, step func(context.Context, *updateJob)) {
+		for {
+			j := u.next(ctx, queue)
+			if j == nil {
+				return
 			}
-		})
+			step(ctx, j)
+		}
+	}
+	for range max(u.cfg.UpdateWorkers, 1) {
+		wg.Go(func() { work(&u.ready, u.update) })
+	}
+	for range replyWorkers {
+		wg.Go(func() { work(&u.replyQueue, u.reply) })
 	}
 	wg.Wait()
 }
 
-func (u *updater) next(ctx context.Context) *updateJob {
+func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
 	for {
 		if ctx.Err() != nil {
 			return nil
 		}
 		u.mu.Lock()
-		if len(u.ready) > 0 {
-			id := u.ready[0]
-			u.ready = u.ready[1:]
+		if len(*queue) > 0 {
+			id := (*queue)[0]
+			*queue = (*queue)[1:]
 			j := u.jobs[id]
 			j.state = jobBusy
 			u.mu.Unlock()
@@ -166,66 +184,70 @@ func (u *updater) next(ctx context.Context) *updateJob {
 	}
 }
 
-func (u *updater) process(ctx context.Context, j *updateJob) {
+// update makes the message show the outcome, then hands the job to the
+// reply workers (through done) if a reply is due.
+func (u *updater) update(ctx context.Context, j *updateJob) {
 	a := j.a
 	log := u.log.With(zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
-	if !j.updated {
-		if u.updates.Wait(ctx) != nil {
-			u.done(j)
-			return
-		}
-		callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-		_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
-		cancel()
-		if d, limited := retryAfter(err); limited {
-			u.updates.Pause(d)
-			u.requeue(j)
-			return
-		}
-		if err != nil && !permanentUpdateError(err) {
-			u.retry(ctx, j, log, apiError("chat.update", err))
-			return
-		}
-		u.mu.Lock()
-		j.updated = true
-		if err != nil {
-			j.replied = true
-		}
-		u.mu.Unlock()
-		if err != nil {
-			log.Error("request message cannot be updated; giving up on it", zap.Error(apiError("chat.update", err)))
-		}
-		syncCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-		err = u.approvals.MessageSynced(syncCtx, a.ID)
-		cancel()
-		if err != nil {
-			log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(safeErr(err)))
-		}
+	if u.updates.Wait(ctx) != nil {
+		u.done(j)
+		return
+	}
+	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
+	cancel()
+	if d, limited := retryAfter(err); limited {
+		u.updates.Pause(d)
+		u.requeue(j)
+		return
+	}
+	if err != nil && !permanentUpdateError(err) {
+		u.retry(ctx, j, log, apiError("chat.update", err))
+		return
 	}
 	u.mu.Lock()
-	reply := j.reply && !j.replied
+	j.updated = true
+	if err != nil {
+		j.replied = true
+	}
 	u.mu.Unlock()
-	if reply {
-		lim := u.replies.get(a.Channel)
-		if lim.Wait(ctx) != nil {
-			u.done(j)
-			return
-		}
-		callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-		_, _, err := u.api.PostMessageContext(callCtx, a.Channel,
-			slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
-		cancel()
-		if d, limited := retryAfter(err); limited {
-			lim.Pause(d)
-			u.requeue(j)
-			return
-		}
+	if err != nil {
+		log.Error("request message cannot be updated; giving up on it", zap.Error(apiError("chat.update", err)))
+	}
+	syncCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	err = u.approvals.MessageSynced(syncCtx, a.ID)
+	cancel()
+	if err != nil {
+		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(safeErr(err)))
+	}
+	u.done(j)
+}
+
+// reply posts the decision's short reply in the request's thread.
+func (u *updater) reply(ctx context.Context, j *updateJob) {
+	a := j.a
+	lim := u.replies.get(a.Channel)
+	if lim.Wait(ctx) != nil {
 		u.mu.Lock()
 		j.replied = true
 		u.mu.Unlock()
-		if err != nil {
-			log.Warn("thread reply not posted", zap.Error(apiError("chat.postMessage", err)))
-		}
+		u.done(j)
+		return
+	}
+	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	_, _, err := u.api.PostMessageContext(callCtx, a.Channel,
+		slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
+	cancel()
+	if d, limited := retryAfter(err); limited {
+		lim.Pause(d)
+		u.requeue(j)
+		return
+	}
+	u.mu.Lock()
+	j.replied = true
+	u.mu.Unlock()
+	if err != nil {
+		u.log.Warn("thread reply not posted", zap.String("approval_id", a.ID), zap.Error(apiError("chat.postMessage", err)))
 	}
 	u.done(j)
 }

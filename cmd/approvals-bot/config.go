@@ -17,10 +17,11 @@ type config struct {
 	APIURL   string
 	Table    string
 
-	Workers       int
-	SweepInterval time.Duration
-	Retention     time.Duration
-	LogLevel      zapcore.Level
+	Workers          int
+	UpdatesPerMinute int
+	SweepInterval    time.Duration
+	Retention        time.Duration
+	LogLevel         zapcore.Level
 }
 
 const defaultAPIURL = "https://slack.com/api/"
@@ -29,13 +30,14 @@ const defaultAPIURL = "https://slack.com/api/"
 // the Slack tokens are not required.
 func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	c := config{
-		BotToken:      getenv("SLACK_BOT_TOKEN"),
-		AppToken:      getenv("SLACK_APP_TOKEN"),
-		APIURL:        getenv("SLACK_API_URL"),
-		Table:         getenv("APPROVALS_TABLE"),
-		Workers:       8,
-		SweepInterval: 30 * time.Second,
-		Retention:     90 * 24 * time.Hour,
+		BotToken:         getenv("SLACK_BOT_TOKEN"),
+		AppToken:         getenv("SLACK_APP_TOKEN"),
+		APIURL:           getenv("SLACK_API_URL"),
+		Table:            getenv("APPROVALS_TABLE"),
+		Workers:          8,
+		UpdatesPerMinute: 50,
+		SweepInterval:    30 * time.Second,
+		Retention:        90 * 24 * time.Hour,
 	}
 	if c.Table == "" {
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
@@ -61,6 +63,9 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	}
 	var err error
 	if c.Workers, err = intVar(getenv, "APPROVALS_WORKERS", c.Workers, 1, 256); err != nil {
+		return c, err
+	}
+	if c.UpdatesPerMinute, err = intVar(getenv, "APPROVALS_SLACK_UPDATES_PER_MINUTE", c.UpdatesPerMinute, 1, 6000); err != nil {
 		return c, err
 	}
 	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {

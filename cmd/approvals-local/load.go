@@ -4,8 +4,227 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
+// Load-run settings. The fake Slack limits chat.update workspace-wide; each
+// bot replica paces itself to half of it and honours 429 Retry-After.
+const (
+	loadReplicas         = 2
+	slackUpdatesPerSec   = 20
+	replicaUpdatesPerMin = slackUpdatesPerSec * 60 / loadReplicas
+)
+
+// runLoad pauses n executions on approvals, then clicks every approval at
+// once, spread by Slack over two bot processes, and reports ack latency,
+// time to resume everything, message-update pacing and the bots' memory.
 func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
-	return fmt.Errorf("load: not written yet (%d)", n)
+	bin, err := buildBot(ctx)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(filepath.Dir(bin))
+
+	stack, err := devstack.Start(ctx, devstack.Options{
+		Replicas: -1,
+		Logs:     logs,
+		Slack: fakeslack.Options{
+			RateLimits: map[string]fakeslack.RateLimit{"chat.update": {Burst: slackUpdatesPerSec, Per: time.Second}},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer stack.Close()
+
+	var bots []*exec.Cmd
+	defer func() {
+		for _, b := range bots {
+			_ = b.Process.Kill()
+			_ = b.Wait()
+		}
+	}()
+	for range loadReplicas {
+		cmd := exec.CommandContext(ctx, bin)
+		cmd.Env = append(os.Environ(), stack.Env()...)
+		cmd.Env = append(cmd.Env, "APPROVALS_SLACK_UPDATES_PER_MINUTE="+strconv.Itoa(replicaUpdatesPerMin), "APPROVALS_SWEEP_INTERVAL=5s")
+		cmd.Stdout, cmd.Stderr = logs, logs
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("start bot: %w", err)
+		}
+		bots = append(bots, cmd)
+	}
+	if err := stack.Slack.WaitConnections(ctx, loadReplicas); err != nil {
+		return fmt.Errorf("bots did not connect: %w", err)
+	}
+	time.Sleep(time.Second) // let the bots finish their first sweep: "idle" memory
+	idle := rssAll(bots)
+
+	fmt.Fprintf(out, "Pausing %d executions on approvals…\n", n)
+	pending := make([]devstack.Pending, n)
+	start := time.Now()
+	sem := make(chan struct{}, 8)
+	errs := make(chan error, n)
+	var reqs sync.WaitGroup
+	for i := range pending {
+		sem <- struct{}{}
+		reqs.Go(func() {
+			defer func() { <-sem }()
+			var err error
+			pending[i], err = stack.Request(ctx, fmt.Sprintf("load-%d", i), map[string]any{
+				"channel": "C0LOAD", "approvers": []string{"U0ALICE"}, "title": fmt.Sprintf("Load item %d", i),
+			})
+			errs <- err
+		})
+	}
+	reqs.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return fmt.Errorf("request: %w", err)
+		}
+	}
+	requested := time.Since(start)
+
+	fmt.Fprintf(out, "Clicking all %d at once…\n", n)
+	envelopes := make([]string, n)
+	start = time.Now()
+	var wg sync.WaitGroup
+	var clickErr error
+	var mu sync.Mutex
+	for i, p := range pending {
+		wg.Go(func() {
+			id, err := stack.Slack.Click("U0ALICE", p.Response.Channel, p.Response.TS, "approve", p.Response.ApprovalID)
+			mu.Lock()
+			defer mu.Unlock()
+			envelopes[i] = id
+			if err != nil && clickErr == nil {
+				clickErr = err
+			}
+		})
+	}
+	wg.Wait()
+	if clickErr != nil {
+		return fmt.Errorf("click: %w", clickErr)
+	}
+	for _, p := range pending {
+		if _, err := stack.WaitResumed(ctx, p.Token); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+	}
+	resumed := time.Since(start)
+	loaded := rssAll(bots)
+
+	if err := stack.Slack.WaitFor(ctx, func() bool {
+		for _, p := range pending {
+			m, _ := stack.Slack.Message(p.Response.Channel, p.Response.TS)
+			if m.Updates == 0 {
+				return false
+			}
+		}
+		return true
+	}); err != nil {
+		return fmt.Errorf("messages not updated: %w", err)
+	}
+	updated := time.Since(start)
+	updateCalls := stack.Slack.Calls("chat.update")
+
+	var latencies []time.Duration
+	for _, id := range envelopes {
+		ack, err := stack.Slack.WaitAck(ctx, id)
+		if err != nil {
+			return fmt.Errorf("ack: %w", err)
+		}
+		latencies = append(latencies, ack.Latency)
+	}
+	slices.Sort(latencies)
+
+	stopStart := time.Now()
+	for _, b := range bots {
+		_ = b.Process.Signal(syscall.SIGTERM)
+	}
+	for _, b := range bots {
+		_ = b.Wait()
+	}
+	stopped := time.Since(stopStart)
+	bots = nil
+
+	fmt.Fprintf(out, `
+Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoDB Local on loopback
+  requests stored and posted      %s (notifier, 8 at a time)
+  ack latency                     p50 %s  p99 %s  max %s
+  all executions resumed          %s after the first click
+  resumes                         %d (want %d); clicks Slack saw as failed: %d
+  all messages updated            %s (chat.update limited to %d/s by Slack; %d calls for %d messages)
+  bot RSS idle                    %s
+  bot RSS after the burst         %s
+  SIGTERM to both bots exited     %s
+`, n, n, loadReplicas, requested.Round(time.Millisecond),
+		pct(latencies, 50), pct(latencies, 99), latencies[len(latencies)-1].Round(100*time.Microsecond),
+		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
+		updated.Round(time.Millisecond), slackUpdatesPerSec, updateCalls, n,
+		mib(idle), mib(loaded), stopped.Round(time.Millisecond))
+	if got := stack.SFN.Successes(); got != n {
+		return fmt.Errorf("%d resumes, want exactly %d", got, n)
+	}
+	return nil
+}
+
+func pct(sorted []time.Duration, p int) time.Duration {
+	i := (len(sorted)*p+99)/100 - 1
+	return sorted[max(i, 0)].Round(100 * time.Microsecond)
+}
+
+// buildBot compiles cmd/approvals-bot into a temporary folder.
+func buildBot(ctx context.Context) (string, error) {
+	dir, err := os.MkdirTemp("", "approvals-load-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "approvals-bot")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/approvals-bot")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("build approvals-bot (run from the repository root): %v\n%s", err, b)
+	}
+	return bin, nil
+}
+
+// rssAll reads each process's resident set size in KiB.
+func rssAll(cmds []*exec.Cmd) []int {
+	var out []int
+	for _, c := range cmds {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.Process.Pid))
+		if err != nil {
+			out = append(out, -1)
+			continue
+		}
+		kib := -1
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+				kib, _ = strconv.Atoi(f[1])
+			}
+		}
+		out = append(out, kib)
+	}
+	return out
+}
+
+func mib(kibs []int) string {
+	var parts []string
+	for _, k := range kibs {
+		parts = append(parts, fmt.Sprintf("%.1f MiB", float64(k)/1024))
+	}
+	return strings.Join(parts, ", ")
 }
