@@ -115,6 +115,7 @@ func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
 		})
 	}
 	wg.Wait()
+	sent := time.Since(start)
 	if clickErr != nil {
 		return fmt.Errorf("click: %w", clickErr)
 	}
@@ -163,6 +164,7 @@ func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
 	fmt.Fprintf(out, `
 Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoDB Local on loopback
   requests stored and posted      %s (notifier, 8 at a time)
+  clicks sent by the fake Slack    %s
   ack latency                     p50 %s  p99 %s  max %s
   all executions resumed          %s after the first click
   resumes                         %d (want %d); clicks Slack saw as failed: %d
@@ -170,7 +172,7 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
   bot RSS idle                    %s
   bot RSS after the burst         %s
   SIGTERM to both bots exited     %s
-`, n, n, loadReplicas, requested.Round(time.Millisecond),
+`, n, n, loadReplicas, requested.Round(time.Millisecond), sent.Round(time.Millisecond),
 		pct(latencies, 50), pct(latencies, 99), latencies[len(latencies)-1].Round(100*time.Microsecond),
 		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
 		updated.Round(time.Millisecond), slackUpdatesPerSec, updateCalls, n,

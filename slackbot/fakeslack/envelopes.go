@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,7 +36,7 @@ type envelope struct {
 	Envelope
 	acceptsResponse bool
 	retryAttempt    int
-	sentAt          time.Time
+	sentAt          atomic.Int64 // unix nanoseconds; set when the frame goes on the wire
 	timer           *time.Timer
 	acked, failed   bool
 	onAck           func(payload json.RawMessage) // runs under s.mu
@@ -52,7 +53,7 @@ func (s *Server) send(env *envelope) (string, error) {
 	s.socket.envelopes[env.ID] = env
 	c, frame := s.deliverLocked(env)
 	s.mu.Unlock()
-	return env.ID, s.write(c, frame)
+	return env.ID, s.writeEnvelope(c, frame, env)
 }
 
 // deliverLocked picks the socket, stamps the send time and arms the ack deadline. It returns a nil
@@ -72,7 +73,7 @@ func (s *Server) deliverLocked(env *envelope) (*conn, []byte) {
 		}
 	}
 	frame, _ := json.Marshal(msg)
-	env.sentAt = time.Now()
+	env.sentAt.Store(time.Now().UnixNano())
 	live := s.socket.liveLocked()
 	if len(live) == 0 && env.Type != "events_api" {
 		s.failLocked(env)
@@ -83,6 +84,20 @@ func (s *Server) deliverLocked(env *envelope) (*conn, []byte) {
 		return nil, nil
 	}
 	return live[rand.IntN(len(live))], frame
+}
+
+// writeEnvelope writes an envelope's frame and restamps its send time once
+// the socket is free, so ack latency measures the app, not this fake's own
+// queue of frames for the same socket.
+func (s *Server) writeEnvelope(c *conn, frame []byte, env *envelope) error {
+	if c == nil {
+		return ErrNoConnection
+	}
+	if err := c.writeStamped(frame, func() { env.sentAt.Store(time.Now().UnixNano()) }); err != nil {
+		c.close()
+		return err
+	}
+	return nil
 }
 
 func (s *Server) write(c *conn, frame []byte) error {
@@ -115,7 +130,7 @@ func (s *Server) ackTimedOut(env *envelope) {
 	c, frame := s.deliverLocked(env)
 	s.notifyLocked()
 	s.mu.Unlock()
-	_ = s.write(c, frame)
+	_ = s.writeEnvelope(c, frame, env)
 }
 
 func (s *Server) failLocked(env *envelope) {
@@ -146,7 +161,7 @@ func (s *Server) handleAck(frame []byte) {
 	defer s.mu.Unlock()
 	a := Ack{EnvelopeID: ack.EnvelopeID, Payload: ack.Payload}
 	if env, ok := s.socket.envelopes[ack.EnvelopeID]; ok {
-		a.Latency = time.Since(env.sentAt)
+		a.Latency = time.Since(time.Unix(0, env.sentAt.Load()))
 		first := !env.acked && !env.failed
 		env.acked = true
 		if env.timer != nil {

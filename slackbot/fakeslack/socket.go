@@ -39,6 +39,15 @@ func (c *conn) write(frame []byte) error {
 	return c.ws.WriteMessage(websocket.TextMessage, frame)
 }
 
+// writeStamped is write, calling stamp just before the frame goes out.
+func (c *conn) writeStamped(frame []byte, stamp func()) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	stamp()
+	return c.ws.WriteMessage(websocket.TextMessage, frame)
+}
+
 func (c *conn) close() {
 	c.stopOnce.Do(func() {
 		close(c.stop)
