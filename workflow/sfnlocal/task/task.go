@@ -1,0 +1,64 @@
+// Package task is the contract between the local Step Functions engine and
+// the integrations that run Task states (Lambda, SQS, mocked services):
+// what the engine hands an integration, and how an integration fails.
+package task
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Call is one attempt of a Task state.
+type Call struct {
+	// Resource is the state's Resource ARN exactly as written, e.g.
+	// "arn:aws:states:::lambda:invoke.waitForTaskToken" or a bare Lambda
+	// function ARN.
+	Resource string
+	// Parameters is the effective input: Parameters (JSONPath) or Arguments
+	// (JSONata) after evaluation, or the state input when neither is set.
+	Parameters json.RawMessage
+	// Credentials is the state's Credentials block after evaluation, if any.
+	Credentials json.RawMessage
+
+	StateMachineARN string
+	ExecutionARN    string
+	StateName       string
+	// TaskToken is set for .waitForTaskToken resources (a fresh token per
+	// attempt); the engine waits for SendTask* on it after Invoke returns.
+	TaskToken string
+	// Attempt counts retries of this state in this visit, from 0.
+	Attempt int
+	// TestCase is the Step Functions Local mock test case
+	// ("stateMachineArn#TestCase"), if the execution was started with one.
+	TestCase string
+	// Deadline is when the state's TimeoutSeconds runs out (zero: none).
+	Deadline time.Time
+}
+
+// Integration runs Task states for some set of resources.
+type Integration interface {
+	// Supports reports whether this integration runs the resource.
+	Supports(resource string) bool
+	// Invoke runs one attempt and returns its JSON result: for
+	// .waitForTaskToken resources the integration's own response (recorded
+	// as TaskSubmitted), otherwise the state's result. A failure is a
+	// *Failure; any other error is reported as States.TaskFailed... no:
+	// as a *Failure with Error "States.Runtime" by the engine.
+	Invoke(ctx context.Context, call Call) (json.RawMessage, error)
+}
+
+// Failure is a task failure as Step Functions records it (TaskFailed with
+// error and cause); Retry and Catch match it by Name.
+type Failure struct {
+	Name  string // the error name, e.g. "Lambda.Unknown" or a function's errorType
+	Cause string
+}
+
+func (f *Failure) Error() string {
+	if f.Cause == "" {
+		return f.Name
+	}
+	return fmt.Sprintf("%s: %s", f.Name, f.Cause)
+}
