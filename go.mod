@@ -21,9 +21,15 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.44.5 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sts v1.52.0 // indirect
 	github.com/aws/smithy-go v1.28.9 // indirect
+	github.com/blues/jsonata-go v1.5.4 // indirect
+	github.com/goccy/go-json v0.10.2 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/ncruces/go-strftime v0.1.9 // indirect
+	github.com/ohler55/ojg v1.28.5 // indirect
+	github.com/shopspring/decimal v1.3.1 // indirect
 	github.com/slack-go/slack v0.36.0 // indirect
+	github.com/xiatechs/jsonata-go v1.8.8 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	go.uber.org/zap v1.28.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
