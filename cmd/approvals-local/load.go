@@ -97,6 +97,7 @@ func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
 	}
 	requested := time.Since(start)
 
+	cpuBefore := cpuAll(bots)
 	fmt.Fprintf(out, "Clicking all %d at once…\n", n)
 	envelopes := make([]string, n)
 	start = time.Now()
@@ -126,6 +127,10 @@ func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
 	}
 	resumed := time.Since(start)
 	loaded := rssAll(bots)
+	cpuUsed := cpuAll(bots)
+	for i := range cpuUsed {
+		cpuUsed[i] -= cpuBefore[i]
+	}
 
 	if err := stack.Slack.WaitFor(ctx, func() bool {
 		for _, p := range pending {
@@ -169,6 +174,7 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
   all executions resumed          %s after the first click
   resumes                         %d (want %d); clicks Slack saw as failed: %d
   all messages updated            %s (chat.update limited to %d/s by Slack; %d calls for %d messages)
+  bot CPU until all resumed       %s
   bot RSS idle                    %s
   bot RSS after the burst         %s
   SIGTERM to both bots exited     %s
@@ -176,7 +182,7 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
 		pct(latencies, 50), pct(latencies, 99), latencies[len(latencies)-1].Round(100*time.Microsecond),
 		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
 		updated.Round(time.Millisecond), slackUpdatesPerSec, updateCalls, n,
-		mib(idle), mib(loaded), stopped.Round(time.Millisecond))
+		cpuText(cpuUsed), mib(idle), mib(loaded), stopped.Round(time.Millisecond))
 	if got := stack.SFN.Successes(); got != n {
 		return fmt.Errorf("%d resumes, want exactly %d", got, n)
 	}
@@ -221,6 +227,31 @@ func rssAll(cmds []*exec.Cmd) []int {
 		out = append(out, kib)
 	}
 	return out
+}
+
+// cpuAll reads each process's user+system CPU time.
+func cpuAll(cmds []*exec.Cmd) []time.Duration {
+	var out []time.Duration
+	for _, c := range cmds {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.Process.Pid))
+		f := strings.Fields(string(b))
+		if err != nil || len(f) < 15 {
+			out = append(out, 0)
+			continue
+		}
+		utime, _ := strconv.Atoi(f[13])
+		stime, _ := strconv.Atoi(f[14])
+		out = append(out, time.Duration(utime+stime)*10*time.Millisecond) // USER_HZ is 100 on Linux
+	}
+	return out
+}
+
+func cpuText(ds []time.Duration) string {
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, d.String())
+	}
+	return strings.Join(parts, ", ")
 }
 
 func mib(kibs []int) string {

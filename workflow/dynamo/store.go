@@ -2,9 +2,9 @@
 // on DynamoDB. The table schema lives here, once (TableSchema); deploy/
 // creates the same table for production, and a test keeps the two equal.
 //
-// Every change to an approval is a compare-and-swap: the store reads the
-// item, applies the change in Go, and writes it back only if its version is
-// unchanged. So the rules (which status may follow which, which queue an
+// Every change to an approval is a compare-and-swap: the store applies the
+// change in Go to the version it last saw (reading the item if it has not
+// seen it) and writes it back only if the stored version is unchanged. So the rules (which status may follow which, which queue an
 // approval is on) are the domain's, and DynamoDB makes them atomic.
 package dynamo
 
@@ -35,13 +35,14 @@ type Store struct {
 	client   ItemAPI
 	table    string
 	pageSize int // items per Query page in List
+	versions *versions
 }
 
 var _ workflow.Store = (*Store)(nil)
 
 // New returns a Store on the table.
 func New(client ItemAPI, table string) *Store {
-	return &Store{client: client, table: table, pageSize: 100}
+	return &Store{client: client, table: table, pageSize: 100, versions: newVersions(10000)}
 }
 
 // Get returns the approval with the ID, read consistently. A missing
@@ -67,7 +68,11 @@ func (s *Store) get(ctx context.Context, id string) (workflow.Approval, int64, e
 	if !isApproval(out.Item) {
 		return workflow.Approval{}, 0, notFound(id)
 	}
-	return decode(out.Item)
+	a, version, err := decode(out.Item)
+	if err == nil {
+		s.versions.put(a, version)
+	}
+	return a, version, err
 }
 
 // maxWriteAttempts bounds how often modify retries an approval that keeps
@@ -80,22 +85,35 @@ var errUnchanged = errors.New("unchanged")
 // modify applies change to the approval with the ID and stores the result
 // if nobody changed the approval in between; otherwise it applies change to
 // the newer version, which change may refuse (ECONFLICT). It returns the
-// approval as stored.
+// approval as stored. It starts from the version this process last saw,
+// if any; a refusal or "unchanged" judged on that remembered version is
+// confirmed against a fresh read, so only the stored item decides.
 func (s *Store) modify(ctx context.Context, id, what string, change func(*workflow.Approval) error) (workflow.Approval, error) {
-	current, version, err := s.get(ctx, id)
-	if err != nil {
-		return workflow.Approval{}, err
+	current, version, remembered := s.versions.get(id)
+	if !remembered {
+		var err error
+		if current, version, err = s.get(ctx, id); err != nil {
+			return workflow.Approval{}, err
+		}
 	}
 	for range maxWriteAttempts {
 		next := current
-		switch err := change(&next); {
+		err := change(&next)
+		if err != nil && remembered {
+			remembered = false
+			if current, version, err = s.get(ctx, id); err != nil {
+				return workflow.Approval{}, err
+			}
+			continue
+		}
+		switch {
 		case errors.Is(err, errUnchanged):
 			return current, nil
 		case err != nil:
 			return workflow.Approval{}, err
 		}
 		item := encode(next, version+1)
-		_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
 			TableName:                           aws.String(s.table),
 			Item:                                item,
 			ConditionExpression:                 aws.String("#version = :version"),
@@ -106,16 +124,23 @@ func (s *Store) modify(ctx context.Context, id, what string, change func(*workfl
 		var failed *types.ConditionalCheckFailedException
 		switch {
 		case err == nil:
-			stored, _, err := decode(item)
+			stored, storedVersion, err := decode(item)
+			if err == nil {
+				s.versions.put(stored, storedVersion)
+			}
 			return stored, err
 		case !errors.As(err, &failed):
+			s.versions.forget(id)
 			return workflow.Approval{}, fmt.Errorf("%s approval %s: %w", what, id, err)
 		case !isApproval(failed.Item):
+			s.versions.forget(id)
 			return workflow.Approval{}, notFound(id)
 		}
+		remembered = false
 		if current, version, err = decode(failed.Item); err != nil {
 			return workflow.Approval{}, err
 		}
+		s.versions.put(current, version)
 	}
 	return workflow.Approval{}, fmt.Errorf("%s approval %s: it changed under every one of %d attempts", what, id, maxWriteAttempts)
 }
