@@ -1,0 +1,74 @@
+package jsonata
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// Many goroutines evaluate the same cached expressions with their own
+// variables, as Map iterations do; each must see only its own values.
+func TestConcurrentEvaluation(t *testing.T) {
+	t.Parallel()
+	template := decode(t, `{
+		"item": "{% $states.input.n %}",
+		"double": "{% $states.input.n * 2 %}",
+		"names": "{% $states.input.names.$uppercase() %}",
+		"chunks": "{% $count($partition($range(1, $states.input.n % 10 + 2, 1), 2)) %}",
+		"who": "{% $worker %}"
+	}`)
+	const workers, iterations = 32, 50
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range iterations {
+				n := w*iterations + i
+				vars := Vars{
+					"states": map[string]any{"input": map[string]any{
+						"n":     json.Number(strconv.Itoa(n)),
+						"names": []any{fmt.Sprintf("w%d", w), fmt.Sprintf("i%d", i)},
+					}},
+					"worker": json.Number(strconv.Itoa(w)),
+				}
+				got, err := Template(template, vars)
+				if err != nil {
+					errs <- err
+					return
+				}
+				m := got.(map[string]any)
+				want := map[string]any{
+					"item":   json.Number(strconv.Itoa(n)),
+					"double": json.Number(strconv.Itoa(2 * n)),
+					"names":  []any{fmt.Sprintf("W%d", w), fmt.Sprintf("I%d", i)},
+					"chunks": json.Number(strconv.Itoa((n%10 + 3) / 2)),
+					"who":    json.Number(strconv.Itoa(w)),
+				}
+				for k, v := range want {
+					if fmt.Sprint(m[k]) != fmt.Sprint(v) {
+						errs <- fmt.Errorf("worker %d iteration %d: %s = %v, want %v", w, i, k, m[k], v)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func BenchmarkEvalCached(b *testing.B) {
+	vars := Vars{"states": map[string]any{"input": map[string]any{"a": json.Number("2"), "b": "x"}}}
+	for b.Loop() {
+		if _, err := Eval("{'v': $states.input.a * 3, 'u': $uppercase($states.input.b)}", vars); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

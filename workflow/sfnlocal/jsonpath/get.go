@@ -1,0 +1,159 @@
+package jsonpath
+
+import (
+	"slices"
+)
+
+// Get evaluates path against doc. A definite path returns the selected value
+// or a *NoMatchError; an indefinite path returns a []any of the matches in
+// document order (object members in key order), possibly empty. A malformed
+// path is a *SyntaxError.
+func Get(doc any, path string) (any, error) {
+	p, err := parse(path)
+	if err != nil {
+		return nil, err
+	}
+	return eval(p, doc)
+}
+
+func eval(p path, doc any) (any, error) {
+	nodes := []any{doc}
+	definite := true
+	for _, s := range p.segs {
+		definite = definite && s.definite()
+		next := []any{}
+		for _, n := range nodes {
+			if s.descend {
+				next = descend(s, n, doc, next)
+				continue
+			}
+			var ok bool
+			if next, ok = apply(s, n, doc, next); !ok && definite {
+				return nil, &NoMatchError{Path: p.src}
+			}
+		}
+		nodes = next
+	}
+	if !definite {
+		return nodes, nil
+	}
+	if len(nodes) != 1 {
+		return nil, &NoMatchError{Path: p.src}
+	}
+	return nodes[0], nil
+}
+
+// apply appends what s selects in n to out; ok is false when a name or an
+// index selects nothing.
+func apply(s segment, n, root any, out []any) (_ []any, ok bool) {
+	switch s.kind {
+	case segName:
+		m, isMap := n.(map[string]any)
+		if !isMap {
+			return out, false
+		}
+		found := false
+		for _, name := range s.names {
+			if v, has := m[name]; has {
+				out, found = append(out, v), true
+			}
+		}
+		return out, found
+	case segIndex:
+		a, isArr := n.([]any)
+		if !isArr {
+			return out, false
+		}
+		found := false
+		for _, i := range s.indexes {
+			if i < 0 {
+				i += len(a)
+			}
+			if i >= 0 && i < len(a) {
+				out, found = append(out, a[i]), true
+			}
+		}
+		return out, found
+	case segWildcard:
+		return append(out, children(n)...), true
+	case segSlice:
+		if a, isArr := n.([]any); isArr {
+			return appendSlice(s, a, out), true
+		}
+		return out, true
+	case segFilter:
+		if m, isMap := n.(map[string]any); isMap {
+			if s.filter.eval(root, m) {
+				out = append(out, m)
+			}
+			return out, true
+		}
+		a, _ := n.([]any)
+		for _, e := range a {
+			if s.filter.eval(root, e) {
+				out = append(out, e)
+			}
+		}
+		return out, true
+	}
+	return out, false
+}
+
+// descend applies s to n and to every node below it, in pre-order.
+func descend(s segment, n, root any, out []any) []any {
+	s.descend = false
+	var walk func(any)
+	walk = func(n any) {
+		out, _ = apply(s, n, root, out)
+		for _, c := range children(n) {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func children(n any) []any {
+	switch v := n.(type) {
+	case []any:
+		return v
+	case map[string]any:
+		out := make([]any, 0, len(v))
+		for _, k := range sortedKeys(v) {
+			out = append(out, v[k])
+		}
+		return out
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func appendSlice(s segment, a []any, out []any) []any {
+	n := len(a)
+	bound := func(p *int, def int) int {
+		if p == nil {
+			return def
+		}
+		i := *p
+		if i < 0 {
+			i += n
+		}
+		return min(max(i, 0), n)
+	}
+	start, end, step := bound(s.slice[0], 0), bound(s.slice[1], n), 1
+	if s.slice[2] != nil {
+		step = *s.slice[2]
+	}
+	for i := start; i < end; i += step {
+		out = append(out, a[i])
+	}
+	return out
+}
