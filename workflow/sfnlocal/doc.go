@@ -8,4 +8,11 @@
 // Conventions shared by its subpackages: a JSON value is represented as
 // decoded by encoding/json with UseNumber — map[string]any, []any, string,
 // json.Number, bool or nil — so numbers keep their exact text.
+//
+// The Engine is the in-process service: its methods (CreateStateMachine,
+// StartExecution, SendTaskSuccess, GetExecutionHistory, …) take and return
+// the fields of the Step Functions API operation of the same name, and
+// fail with an *APIError carrying AWS's error code, so an API server maps
+// them one to one. Executions run in the background on the engine's Clock
+// (a FakeClock in tests); a paused execution holds no goroutine.
 package sfnlocal

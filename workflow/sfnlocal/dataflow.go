@@ -1,0 +1,222 @@
+package sfnlocal
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/intrinsics"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonpath"
+)
+
+// resolver resolves JSONPath paths of the current state: "$" against input,
+// "$$" against the context object, "$name" against variables.
+func (t *thread) resolver(input any) func(string) (any, error) {
+	return func(path string) (any, error) {
+		var ctx any
+		if strings.HasPrefix(path, "$$") {
+			ctx = t.contextObject()
+		}
+		return jsonpath.Resolve(path, input, ctx, t.vars)
+	}
+}
+
+// template expands a JSONPath payload template (Parameters, ResultSelector,
+// ItemSelector, Assign) with $ bound to input.
+func (t *thread) template(name string, tmpl any, input any) (any, *stateError) {
+	resolve := t.resolver(input)
+	out, err := jsonpath.Template(tmpl, resolve, func(expr string) (any, error) {
+		return intrinsics.Eval(expr, resolve)
+	})
+	if err != nil {
+		return nil, t.evalError(err, input)
+	}
+	return out, nil
+}
+
+// evalError turns an evaluation failure into the error AWS raises.
+func (t *thread) evalError(err error, input any) *stateError {
+	var je *jsonata.Error
+	if errors.As(err, &je) {
+		return &stateError{Name: je.Name, Cause: je.Message}
+	}
+	var ie *intrinsics.Error
+	if errors.As(err, &ie) {
+		return &stateError{Name: ie.Name, Cause: ie.Message}
+	}
+	var fe *jsonpath.FieldError
+	var nm *jsonpath.NoMatchError
+	if errors.As(err, &fe) && errors.As(err, &nm) {
+		return t.runtimef("The JSONPath '%s' specified for the field '%s' could not be found in the input '%s'", fe.Value, fe.Field, encodeJSON(input))
+	}
+	var rp *jsonpath.ResultPathError
+	if errors.As(err, &rp) {
+		return &stateError{Name: errResultPathMatchFailure, Cause: fmt.Sprintf("Unable to apply step \"%s\" to input %s", rp.Path, encodeJSON(input))}
+	}
+	return t.runtimef("%v", err)
+}
+
+// runtimef is a States.Runtime error located at the current state.
+func (t *thread) runtimef(format string, args ...any) *stateError {
+	return &stateError{Name: errRuntime, Cause: fmt.Sprintf("An error occurred while executing the state '%s' (entered at the event id #%d). ", t.st.name, t.enteredID) + fmt.Sprintf(format, args...)}
+}
+
+// pathValue applies InputPath, OutputPath or ItemsPath: absent is "$",
+// null is {}.
+func (t *thread) pathValue(p optPath, input any) (any, *stateError) {
+	if !p.set || p.path == "$" {
+		return input, nil
+	}
+	if p.null {
+		return map[string]any{}, nil
+	}
+	v, err := t.resolver(input)(p.path)
+	if err != nil {
+		var nm *jsonpath.NoMatchError
+		if errors.As(err, &nm) {
+			return nil, t.runtimef("Invalid path '%s' : No results for path: %s", p.path, p.path)
+		}
+		return nil, t.runtimef("Invalid path '%s' : %v", p.path, err)
+	}
+	return v, nil
+}
+
+// resultPath places result into the raw state input: absent or "$" replaces
+// it, null discards the result.
+func (t *thread) resultPath(p optPath, input, result any) (any, *stateError) {
+	switch {
+	case !p.set || p.path == "$":
+		return result, nil
+	case p.null:
+		return input, nil
+	}
+	out, err := jsonpath.Set(input, p.path, result)
+	if err != nil {
+		return nil, &stateError{Name: errResultPathMatchFailure,
+			Cause: fmt.Sprintf("Unable to apply ResultPath \"%s\" to input \"%s\"", p.path, encodeJSON(input))}
+	}
+	return out, nil
+}
+
+// jsonataVars binds $states and the workflow variables.
+func (t *thread) jsonataVars(input any, result, errorOutput *any) jsonata.Vars {
+	vars := make(jsonata.Vars, len(t.vars)+1)
+	for k, v := range t.vars {
+		vars[k] = v
+	}
+	states := map[string]any{"input": input, "context": t.contextObject()}
+	if result != nil {
+		states["result"] = *result
+	}
+	if errorOutput != nil {
+		states["errorOutput"] = *errorOutput
+	}
+	vars["states"] = states
+	return vars
+}
+
+// jsonataField evaluates a JSONata-language field (Arguments, Output, …).
+func (t *thread) jsonataField(name string, v any, vars jsonata.Vars) (any, *stateError) {
+	out, err := jsonata.TemplateField(name, v, vars)
+	if err != nil {
+		return nil, t.evalError(err, nil)
+	}
+	return out, nil
+}
+
+// assignments evaluates an Assign block; every value sees the variables
+// as they were when the state was entered. For JSONPath, $ is bound to in.
+func (t *thread) assignments(st *state, assign field, in any, vars jsonata.Vars) (map[string]any, *stateError) {
+	if !assign.set {
+		return nil, nil
+	}
+	var out any
+	var serr *stateError
+	if st.lang == langJSONata {
+		out, serr = t.jsonataField("Assign", assign.value, vars)
+	} else {
+		out, serr = t.template("Assign", assign.value, in)
+	}
+	if serr != nil {
+		return nil, serr
+	}
+	m, _ := out.(map[string]any)
+	return m, nil
+}
+
+// withVars returns vars with assigned merged in, copying so that scopes
+// sharing vars never see the change.
+func withVars(vars, assigned map[string]any) map[string]any {
+	if len(assigned) == 0 {
+		return vars
+	}
+	out := make(map[string]any, len(vars)+len(assigned))
+	for k, v := range vars {
+		out[k] = v
+	}
+	for k, v := range assigned {
+		out[k] = v
+	}
+	return out
+}
+
+// finishJSONPath is the tail of JSONPath data flow for states with a
+// result: ResultSelector, Assign, ResultPath, OutputPath.
+func (t *thread) finishJSONPath(st *state, result any) (output any, assigned map[string]any, serr *stateError) {
+	if st.resultSelector.set {
+		if result, serr = t.template("ResultSelector", st.resultSelector.value, result); serr != nil {
+			return nil, nil, serr
+		}
+	}
+	if assigned, serr = t.assignments(st, st.assign, result, nil); serr != nil {
+		return nil, nil, serr
+	}
+	if output, serr = t.resultPath(st.resultPath, t.input, result); serr != nil {
+		return nil, nil, serr
+	}
+	if output, serr = t.pathValue(st.outputPath, output); serr != nil {
+		return nil, nil, serr
+	}
+	return output, assigned, nil
+}
+
+// finishJSONata is the tail of JSONata data flow: Assign and Output, both
+// seeing $states.result; Output defaults to the result.
+func (t *thread) finishJSONata(st *state, result any) (output any, assigned map[string]any, serr *stateError) {
+	vars := t.jsonataVars(t.input, &result, nil)
+	if assigned, serr = t.assignments(st, st.assign, nil, vars); serr != nil {
+		return nil, nil, serr
+	}
+	if !st.output.set {
+		return result, assigned, nil
+	}
+	if output, serr = t.jsonataField("Output", st.output.value, vars); serr != nil {
+		return nil, nil, serr
+	}
+	return output, assigned, nil
+}
+
+// finish runs the data-flow tail for the state's language.
+func (t *thread) finish(st *state, result any) (any, map[string]any, *stateError) {
+	if st.lang == langJSONata {
+		return t.finishJSONata(st, result)
+	}
+	return t.finishJSONPath(st, result)
+}
+
+// effectiveInput is InputPath then Parameters (JSONPath) or Arguments
+// (JSONata): the payload a Task, Parallel or Map works on.
+func (t *thread) effectiveInput(st *state) (any, *stateError) {
+	if st.lang == langJSONata {
+		if !st.arguments.set {
+			return t.input, nil
+		}
+		return t.jsonataField("Arguments", st.arguments.value, t.jsonataVars(t.input, nil, nil))
+	}
+	in, serr := t.pathValue(st.inputPath, t.input)
+	if serr != nil || !st.parameters.set {
+		return in, serr
+	}
+	return t.template("Parameters", st.parameters.value, in)
+}

@@ -1,0 +1,338 @@
+package sfnlocal
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Query languages.
+const (
+	langJSONPath = "JSONPath"
+	langJSONata  = "JSONata"
+)
+
+// definition is a parsed state machine, or a Parallel branch or Map
+// processor inside one.
+type definition struct {
+	startAt        string
+	states         map[string]*state
+	timeoutSeconds int64
+}
+
+// optPath is a path field that may be absent, null or a path.
+type optPath struct {
+	set, null bool
+	path      string
+}
+
+// field is an optional JSON-valued field.
+type field struct {
+	set   bool
+	value any
+}
+
+type state struct {
+	name, typ, lang string
+	next            string
+	end             bool
+
+	inputPath, outputPath, resultPath  optPath
+	parameters, resultSelector, result field
+	arguments, output, assign          field
+
+	// Task
+	resource             string
+	credentials          field
+	timeoutSeconds       field
+	heartbeatSeconds     field
+	timeoutSecondsPath   string
+	heartbeatSecondsPath string
+	retry                []*retrier
+	catch                []*catcher
+
+	// Choice
+	choices     []*choiceRule
+	defaultNext string
+
+	// Wait
+	seconds, timestamp         field
+	secondsPath, timestampPath string
+
+	// Fail
+	errorField, causeField field
+	errorPath, causePath   string
+
+	// Parallel
+	branches []*definition
+
+	// Map
+	processor          *definition
+	distributed        bool
+	itemsPath          optPath
+	items              field
+	itemSelector       field
+	maxConcurrency     field
+	maxConcurrencyPath string
+	toleratedPercent   field
+	toleratedPctPath   string
+	toleratedCount     field
+	toleratedCountPath string
+	batcher            *itemBatcher
+}
+
+type itemBatcher struct {
+	maxItems     field
+	maxItemsPath string
+	batchInput   field
+}
+
+type retrier struct {
+	errorEquals []string
+	interval    float64
+	maxAttempts int64
+	backoff     float64
+	maxDelay    float64
+	jitterFull  bool
+}
+
+type catcher struct {
+	errorEquals []string
+	next        string
+	resultPath  optPath
+	output      field
+	assign      field
+}
+
+// parseDefinition parses a definition that validate.Check accepted.
+func parseDefinition(text []byte) (*definition, error) {
+	v, err := decodeJSON(text)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("a definition must be a JSON object")
+	}
+	lang := langJSONPath
+	if s, _ := m["QueryLanguage"].(string); s != "" {
+		lang = s
+	}
+	return parseMachine(m, lang, "")
+}
+
+func parseMachine(m map[string]any, lang, at string) (*definition, error) {
+	d := &definition{states: map[string]*state{}}
+	d.startAt, _ = m["StartAt"].(string)
+	if n, ok := integer(m["TimeoutSeconds"]); ok {
+		d.timeoutSeconds = n
+	}
+	states, _ := m["States"].(map[string]any)
+	for name, raw := range states {
+		sm, ok := raw.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s/States/%s is not an object", at, name)
+		}
+		st, err := parseState(name, sm, lang, at+"/States/"+name)
+		if err != nil {
+			return nil, err
+		}
+		d.states[name] = st
+	}
+	if _, ok := d.states[d.startAt]; !ok {
+		return nil, fmt.Errorf("%s/StartAt: state %q does not exist", at, d.startAt)
+	}
+	return d, nil
+}
+
+func getField(m map[string]any, key string) field {
+	v, ok := m[key]
+	return field{set: ok, value: v}
+}
+
+func getPath(m map[string]any, key string) optPath {
+	v, ok := m[key]
+	if !ok {
+		return optPath{}
+	}
+	if v == nil {
+		return optPath{set: true, null: true}
+	}
+	s, _ := v.(string)
+	return optPath{set: true, path: s}
+}
+
+func getStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func parseState(name string, m map[string]any, lang, at string) (*state, error) {
+	st := &state{name: name, lang: lang}
+	st.typ, _ = m["Type"].(string)
+	if s, _ := m["QueryLanguage"].(string); s != "" {
+		st.lang = s
+	}
+	st.next, _ = m["Next"].(string)
+	st.end, _ = m["End"].(bool)
+	st.inputPath = getPath(m, "InputPath")
+	st.outputPath = getPath(m, "OutputPath")
+	st.resultPath = getPath(m, "ResultPath")
+	st.parameters = getField(m, "Parameters")
+	st.resultSelector = getField(m, "ResultSelector")
+	st.result = getField(m, "Result")
+	st.arguments = getField(m, "Arguments")
+	st.output = getField(m, "Output")
+	st.assign = getField(m, "Assign")
+
+	st.resource, _ = m["Resource"].(string)
+	st.credentials = getField(m, "Credentials")
+	st.timeoutSeconds = getField(m, "TimeoutSeconds")
+	st.heartbeatSeconds = getField(m, "HeartbeatSeconds")
+	st.timeoutSecondsPath, _ = m["TimeoutSecondsPath"].(string)
+	st.heartbeatSecondsPath, _ = m["HeartbeatSecondsPath"].(string)
+	for _, r := range asList(m["Retry"]) {
+		st.retry = append(st.retry, parseRetrier(r))
+	}
+	for _, c := range asList(m["Catch"]) {
+		st.catch = append(st.catch, parseCatcher(c))
+	}
+
+	for i, c := range asList(m["Choices"]) {
+		rule, err := parseChoiceRule(c, fmt.Sprintf("%s/Choices[%d]", at, i))
+		if err != nil {
+			return nil, err
+		}
+		st.choices = append(st.choices, rule)
+	}
+	st.defaultNext, _ = m["Default"].(string)
+
+	st.seconds = getField(m, "Seconds")
+	st.timestamp = getField(m, "Timestamp")
+	st.secondsPath, _ = m["SecondsPath"].(string)
+	st.timestampPath, _ = m["TimestampPath"].(string)
+
+	st.errorField = getField(m, "Error")
+	st.causeField = getField(m, "Cause")
+	st.errorPath, _ = m["ErrorPath"].(string)
+	st.causePath, _ = m["CausePath"].(string)
+
+	for i, b := range asList(m["Branches"]) {
+		d, err := parseMachine(b, st.lang, fmt.Sprintf("%s/Branches[%d]", at, i))
+		if err != nil {
+			return nil, err
+		}
+		st.branches = append(st.branches, d)
+	}
+
+	if st.typ == "Map" {
+		if err := parseMap(st, m, at); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+func parseMap(st *state, m map[string]any, at string) error {
+	proc, _ := m["ItemProcessor"].(map[string]any)
+	if proc == nil {
+		proc, _ = m["Iterator"].(map[string]any)
+	}
+	if proc == nil {
+		return fmt.Errorf("%s: a Map state needs an ItemProcessor", at)
+	}
+	if cfg, ok := proc["ProcessorConfig"].(map[string]any); ok {
+		st.distributed = cfg["Mode"] == "DISTRIBUTED"
+	}
+	d, err := parseMachine(proc, st.lang, at+"/ItemProcessor")
+	if err != nil {
+		return err
+	}
+	st.processor = d
+	st.itemsPath = getPath(m, "ItemsPath")
+	st.items = getField(m, "Items")
+	st.itemSelector = getField(m, "ItemSelector")
+	if !st.itemSelector.set && st.parameters.set {
+		st.itemSelector, st.parameters = st.parameters, field{}
+	}
+	st.maxConcurrency = getField(m, "MaxConcurrency")
+	st.maxConcurrencyPath, _ = m["MaxConcurrencyPath"].(string)
+	st.toleratedPercent = getField(m, "ToleratedFailurePercentage")
+	st.toleratedPctPath, _ = m["ToleratedFailurePercentagePath"].(string)
+	st.toleratedCount = getField(m, "ToleratedFailureCount")
+	st.toleratedCountPath, _ = m["ToleratedFailureCountPath"].(string)
+	if b, ok := m["ItemBatcher"].(map[string]any); ok {
+		st.batcher = &itemBatcher{maxItems: getField(b, "MaxItemsPerBatch"), batchInput: getField(b, "BatchInput")}
+		st.batcher.maxItemsPath, _ = b["MaxItemsPerBatchPath"].(string)
+	}
+	if _, ok := m["ItemReader"]; ok {
+		return fmt.Errorf("%s/ItemReader: reading items from S3 is not supported by the local engine", at)
+	}
+	return nil
+}
+
+func asList(v any) []map[string]any {
+	list, _ := v.([]any)
+	out := make([]map[string]any, 0, len(list))
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func parseRetrier(m map[string]any) *retrier {
+	r := &retrier{errorEquals: getStrings(m["ErrorEquals"]), interval: 1, maxAttempts: 3, backoff: 2}
+	if f, ok := number(m["IntervalSeconds"]); ok {
+		r.interval = f
+	}
+	if n, ok := integer(m["MaxAttempts"]); ok {
+		r.maxAttempts = n
+	}
+	if f, ok := number(m["BackoffRate"]); ok {
+		r.backoff = f
+	}
+	if f, ok := number(m["MaxDelaySeconds"]); ok {
+		r.maxDelay = f
+	}
+	r.jitterFull = m["JitterStrategy"] == "FULL"
+	return r
+}
+
+func parseCatcher(m map[string]any) *catcher {
+	c := &catcher{errorEquals: getStrings(m["ErrorEquals"])}
+	c.next, _ = m["Next"].(string)
+	c.resultPath = getPath(m, "ResultPath")
+	c.output = getField(m, "Output")
+	c.assign = getField(m, "Assign")
+	return c
+}
+
+// usesCallback reports whether any Task in d waits for a task token or a
+// .sync job, which Express workflows reject.
+func (d *definition) firstCallback(at string) (string, string) {
+	for name, st := range d.states {
+		for _, suffix := range []string{".waitForTaskToken", ".sync"} {
+			if strings.HasSuffix(st.resource, suffix) || strings.Contains(st.resource, ".sync:") {
+				return at + "/States/" + name + "/Resource", suffix
+			}
+		}
+		for i, b := range st.branches {
+			if loc, s := b.firstCallback(fmt.Sprintf("%s/States/%s/Branches[%d]", at, name, i)); loc != "" {
+				return loc, s
+			}
+		}
+		if st.processor != nil {
+			if loc, s := st.processor.firstCallback(at + "/States/" + name + "/ItemProcessor"); loc != "" {
+				return loc, s
+			}
+		}
+	}
+	return "", ""
+}

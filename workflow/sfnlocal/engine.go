@@ -1,0 +1,129 @@
+package sfnlocal
+
+import (
+	"context"
+	"crypto/rand"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
+)
+
+// Options configures an Engine. Zero values pick defaults.
+type Options struct {
+	// Clock drives every timer; default RealClock().
+	Clock Clock
+	// Integrations run Task states; the first whose Supports accepts a
+	// state's Resource runs it.
+	Integrations []task.Integration
+	// Region and AccountID go into ARNs; defaults us-east-1 and
+	// 123456789012.
+	Region    string
+	AccountID string
+	// Logger receives diagnostics (never task tokens); default no-op.
+	Logger *zap.Logger
+}
+
+// Engine runs state machines and their executions. Its methods map one to
+// one onto the Step Functions API operations and are safe for concurrent
+// use. Executions run in the background until they end or Close is called.
+type Engine struct {
+	clock  Clock
+	integs []task.Integration
+	region string
+	acct   string
+	log    *zap.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	tokens tokenRegistry
+
+	mu         sync.Mutex
+	machines   map[string]*machine
+	machineSeq []*machine
+	executions map[string]*execution
+
+	goMu   sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// New returns an Engine ready for use; Close releases it.
+func New(opts Options) *Engine {
+	e := &Engine{
+		clock:      opts.Clock,
+		integs:     opts.Integrations,
+		region:     opts.Region,
+		acct:       opts.AccountID,
+		log:        opts.Logger,
+		machines:   map[string]*machine{},
+		executions: map[string]*execution{},
+	}
+	if e.clock == nil {
+		e.clock = RealClock()
+	}
+	if e.region == "" {
+		e.region = "us-east-1"
+	}
+	if e.acct == "" {
+		e.acct = "123456789012"
+	}
+	if e.log == nil {
+		e.log = zap.NewNop()
+	}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
+	if _, err := rand.Read(e.tokens.key[:]); err != nil {
+		panic("sfnlocal: no randomness: " + err.Error())
+	}
+	return e
+}
+
+// Close aborts every running execution, cancels in-flight integration
+// calls and waits for the engine's goroutines to return. Methods called
+// after Close keep answering but no longer start work.
+func (e *Engine) Close() {
+	e.goMu.Lock()
+	if e.closed {
+		e.goMu.Unlock()
+		return
+	}
+	e.closed = true
+	e.goMu.Unlock()
+
+	e.mu.Lock()
+	running := make([]*execution, 0)
+	for _, x := range e.executions {
+		running = append(running, x)
+	}
+	e.mu.Unlock()
+	for _, x := range running {
+		x.terminate(statusAborted, EventExecutionAborted, &ErrorEventDetails{Error: "Engine.Closed", Cause: "The local engine was closed."})
+	}
+	e.cancel()
+	e.wg.Wait()
+}
+
+// spawn runs f in a goroutine that Close waits for; after Close it does
+// nothing.
+func (e *Engine) spawn(f func()) {
+	e.goMu.Lock()
+	defer e.goMu.Unlock()
+	if e.closed {
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		f()
+	}()
+}
+
+func (e *Engine) integrationFor(resource string) task.Integration {
+	for _, in := range e.integs {
+		if in.Supports(resource) {
+			return in
+		}
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package sfnlocal
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes of the Step Functions API that the engine returns in an
+// APIError; the API server sends them as "__type".
+const (
+	CodeExecutionAlreadyExists       = "ExecutionAlreadyExists"
+	CodeExecutionDoesNotExist        = "ExecutionDoesNotExist"
+	CodeExecutionLimitExceeded       = "ExecutionLimitExceeded"
+	CodeInvalidArn                   = "InvalidArn"
+	CodeInvalidDefinition            = "InvalidDefinition"
+	CodeInvalidExecutionInput        = "InvalidExecutionInput"
+	CodeInvalidName                  = "InvalidName"
+	CodeInvalidOutput                = "InvalidOutput"
+	CodeInvalidToken                 = "InvalidToken"
+	CodeStateMachineAlreadyExists    = "StateMachineAlreadyExists"
+	CodeStateMachineDeleting         = "StateMachineDeleting"
+	CodeStateMachineDoesNotExist     = "StateMachineDoesNotExist"
+	CodeStateMachineTypeNotSupported = "StateMachineTypeNotSupported"
+	CodeTaskDoesNotExist             = "TaskDoesNotExist"
+	CodeTaskTimedOut                 = "TaskTimedOut"
+	CodeValidationException          = "ValidationException"
+)
+
+// APIError is an error of a Step Functions API operation, with AWS's error
+// code and a message like AWS's.
+type APIError struct {
+	Code    string
+	Message string
+}
+
+func (e *APIError) Error() string { return e.Code + ": " + e.Message }
+
+func apiErrorf(code, format string, args ...any) *APIError {
+	return &APIError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the Code of an *APIError in err's chain, or "".
+func ErrorCode(err error) string {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.Code
+	}
+	return ""
+}
+
+// Error names the engine raises inside executions.
+const (
+	errALL                    = "States.ALL"
+	errTaskFailed             = "States.TaskFailed"
+	errTimeout                = "States.Timeout"
+	errHeartbeatTimeout       = "States.HeartbeatTimeout"
+	errRuntime                = "States.Runtime"
+	errDataLimitExceeded      = "States.DataLimitExceeded"
+	errResultPathMatchFailure = "States.ResultPathMatchFailure"
+	errParameterPathFailure   = "States.ParameterPathFailure"
+	errIntrinsicFailure       = "States.IntrinsicFailure"
+	errQueryEvaluation        = "States.QueryEvaluationError"
+	errNoChoiceMatched        = "States.NoChoiceMatched"
+	errBranchFailed           = "States.BranchFailed"
+	errExceedTolerated        = "States.ExceedToleratedFailureThreshold"
+)
+
+// stateError is an error raised in an execution: what Retry and Catch match
+// and what ExecutionFailed records.
+type stateError struct {
+	Name  string
+	Cause string
+	// heartbeat marks a States.Timeout caused by a missed heartbeat, which
+	// States.HeartbeatTimeout also matches.
+	heartbeat bool
+	// nullName is set when SendTaskFailure carried no error name.
+	nullName, nullCause bool
+}
+
+func (e *stateError) Error() string { return e.Name + ": " + e.Cause }
+
+func stateErrorf(name, format string, args ...any) *stateError {
+	return &stateError{Name: name, Cause: fmt.Sprintf(format, args...)}
+}
+
+// terminal reports whether no Retry or Catch can handle the error.
+func (e *stateError) terminal() bool {
+	return e.Name == errRuntime || e.Name == errDataLimitExceeded
+}
+
+// output is the error output a Catch passes on: {"Error": …, "Cause": …}.
+func (e *stateError) output() map[string]any {
+	out := map[string]any{"Error": e.Name, "Cause": e.Cause}
+	if e.nullName {
+		out["Error"] = nil
+	}
+	if e.nullCause {
+		out["Cause"] = nil
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package integrations_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/mock"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
+)
+
+const mockConfig = `{
+  "StateMachines": {"Approvals": {"TestCases": {"Mocked": {"Notify": "Sent", "Publish": "Published"}}}},
+  "MockedResponses": {
+    "Sent": {"0": {"Return": {"StatusCode": 200, "Payload": "mocked"}}},
+    "Published": {"0": {"Return": {"MessageId": "m-1"}}}
+  }
+}`
+
+const machineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:Approvals"
+
+func newRouter(t *testing.T, withMocks bool) *integrations.Router {
+	t.Helper()
+	fns := lambda.New(nil)
+	fns.Register("notifier", func(context.Context, []byte) ([]byte, error) { return []byte(`"real"`), nil })
+	if !withMocks {
+		return integrations.NewRouter(nil, fns)
+	}
+	m, err := mock.Parse([]byte(mockConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return integrations.NewRouter(m, fns)
+}
+
+func call(resource, state, testCase string) task.Call {
+	return task.Call{
+		Resource:        resource,
+		Parameters:      json.RawMessage(`{"FunctionName":"notifier"}`),
+		StateMachineARN: machineARN,
+		ExecutionARN:    "arn:aws:states:us-east-1:123456789012:execution:Approvals:e1",
+		StateName:       state,
+		TestCase:        testCase,
+	}
+}
+
+func TestRouter(t *testing.T) {
+	t.Parallel()
+	const invoke = "arn:aws:states:::lambda:invoke"
+	const publish = "arn:aws:states:::sns:publish"
+	tests := []struct {
+		name      string
+		withMocks bool
+		call      task.Call
+		wantIn    string // a substring of the result, or of the failure's cause
+		wantError string // the failure's name; empty for success
+	}{
+		{"mock first", true, call(invoke, "Notify", machineARN+"#Mocked"), `"Payload":"mocked"`, ""},
+		{"state the test case does not mock", true, call(invoke, "Other", machineARN+"#Mocked"), `"Payload":"real"`, ""},
+		{"no test case", true, call(invoke, "Notify", ""), `"Payload":"real"`, ""},
+		{"a mock answers an unsupported resource", true, call(publish, "Publish", machineARN+"#Mocked"), `"MessageId":"m-1"`, ""},
+		{"unsupported resource", true, call(publish, "Publish", ""), "The resource arn:aws:states:::sns:publish of state \"Publish\" is not supported by sfn-local", "States.Runtime"},
+		{"unknown test case", true, call(invoke, "Notify", machineARN+"#Nope"), `no test case "Nope"`, "States.Runtime"},
+		{"test case without a mock config", false, call(invoke, "Notify", machineARN+"#Mocked"), "no mock config (set SFN_MOCK_CONFIG)", "States.Runtime"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRouter(t, tt.withMocks)
+			raw, err := r.Invoke(context.Background(), tt.call)
+			if tt.wantError == "" {
+				if err != nil || !strings.Contains(string(raw), tt.wantIn) {
+					t.Errorf("Invoke = %s, %v; want a result with %s", raw, err, tt.wantIn)
+				}
+				return
+			}
+			f, ok := err.(*task.Failure)
+			if !ok || f.Name != tt.wantError || !strings.Contains(f.Cause, tt.wantIn) {
+				t.Errorf("Invoke = %s, %v; want %s with a cause containing %q", raw, err, tt.wantError, tt.wantIn)
+			}
+		})
+	}
+}
+
+func TestRouterNilMockPointer(t *testing.T) {
+	t.Parallel()
+	var m *mock.Mock // what mock.FromEnv returns without SFN_MOCK_CONFIG
+	r := integrations.NewRouter(m, lambda.New(nil))
+	_, err := r.Invoke(context.Background(), call("arn:aws:states:::lambda:invoke", "Notify", machineARN+"#Mocked"))
+	if f, ok := err.(*task.Failure); !ok || f.Name != "States.Runtime" {
+		t.Errorf("Invoke = %v, want States.Runtime for a test case without a mock config", err)
+	}
+}

@@ -1,0 +1,225 @@
+package sfnlocal
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// thread runs one sequence of states: an execution's top level, a
+// Parallel branch or a Map iteration. It is driven by whichever goroutine
+// holds it: the one that started it, or the one a callback, timer or
+// child resumed it in. While it waits on a task token, a timer or its
+// children, no goroutine holds it, so a paused execution costs memory, not
+// a stack.
+type thread struct {
+	x      *execution
+	def    *definition
+	vars   map[string]any
+	done   func(out any, serr *stateError)
+	silent bool
+
+	aborted atomic.Bool
+	// guarded by x.mu
+	lastID  int64
+	pending pendingOp
+
+	// owned by the goroutine driving the thread
+	st         *state
+	input      any
+	enteredID  int64
+	entered    time.Time
+	retries    []int64
+	retryCount int
+	token      string
+	item       *mapItem
+}
+
+// pendingOp is what a suspended thread waits for.
+type pendingOp interface {
+	// abortLocked cancels the wait and records its abort; x.mu is held.
+	abortLocked()
+}
+
+// flow says what a state step left the thread doing.
+type flow int
+
+const (
+	flowNext    flow = iota // entered a new state
+	flowRetry               // retry the current state now
+	flowSuspend             // waiting; a callback will resume it
+	flowEnd                 // the thread ended
+)
+
+func newThread(x *execution, def *definition, vars map[string]any, done func(any, *stateError)) *thread {
+	return &thread{x: x, def: def, vars: vars, done: done}
+}
+
+// begin runs the thread from its StartAt state in the calling goroutine.
+func (t *thread) begin(input any) {
+	t.st, t.input = t.def.states[t.def.startAt], input
+	t.run(flowNext)
+}
+
+// run steps through states until the thread suspends or ends.
+func (t *thread) run(f flow) {
+	for !t.aborted.Load() {
+		switch f {
+		case flowNext:
+			t.enter()
+		case flowRetry:
+		default:
+			return
+		}
+		f = t.attempt()
+	}
+}
+
+// resume continues a suspended thread in a new goroutine with step's flow.
+func (t *thread) resume(step func() flow) {
+	t.x.e.spawn(func() {
+		if t.aborted.Load() {
+			return
+		}
+		t.run(step())
+	})
+}
+
+func (t *thread) enter() {
+	t.entered = t.x.e.clock.Now()
+	t.retries, t.retryCount, t.token = nil, 0, ""
+	t.enteredID = t.record(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: encodeJSON(t.input), InputDetails: notTruncated})
+}
+
+// record appends an event to the execution's history, chained to the
+// thread's previous event.
+func (t *thread) record(typ string, d any) int64 {
+	x := t.x
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return t.recordLocked(typ, d)
+}
+
+func (t *thread) recordLocked(typ string, d any) int64 {
+	if t.silent || t.x.status != StatusRunning {
+		return 0
+	}
+	t.lastID = t.x.appendLocked(typ, t.lastID, d)
+	return t.lastID
+}
+
+func (t *thread) lastIDLocked() int64 {
+	if t == nil {
+		return 0
+	}
+	return t.lastID
+}
+
+// suspend registers what the thread waits for; false if it was aborted.
+func (t *thread) suspendLocked(p pendingOp) bool {
+	if t.aborted.Load() {
+		return false
+	}
+	t.pending = p
+	return true
+}
+
+// claimLocked takes p's completion: false if p was aborted or settled.
+func (t *thread) claimLocked(p pendingOp) bool {
+	if t.pending != p || t.aborted.Load() {
+		return false
+	}
+	t.pending = nil
+	return true
+}
+
+// abortLocked stops the thread and whatever it waits on.
+func (t *thread) abortLocked() {
+	if t.aborted.Swap(true) {
+		return
+	}
+	if p := t.pending; p != nil {
+		t.pending = nil
+		p.abortLocked()
+	}
+}
+
+// exit records the state's exit and moves to next, or ends the thread.
+func (t *thread) exit(output any, assigned map[string]any, next string) flow {
+	d := &StateExitedEventDetails{Name: t.st.name, Output: encodeJSON(output), OutputDetails: notTruncated}
+	if len(assigned) > 0 {
+		d.AssignedVariables = make(map[string]string, len(assigned))
+		for k, v := range assigned {
+			d.AssignedVariables[k] = encodeJSON(v)
+		}
+		d.AssignedVariablesDetails = notTruncated
+	}
+	t.record(StateExited(t.st.typ), d)
+	t.vars = withVars(t.vars, assigned)
+	if next == "" {
+		return t.end(output, nil)
+	}
+	t.st, t.input = t.def.states[next], output
+	return flowNext
+}
+
+// end finishes the thread with an output or an error.
+func (t *thread) end(out any, serr *stateError) flow {
+	if !t.aborted.Load() {
+		t.done(out, serr)
+	}
+	return flowEnd
+}
+
+// complete finishes a state that produced result, through the data-flow
+// tail, to its Next.
+func (t *thread) complete(result any) flow {
+	out, assigned, serr := t.finish(t.st, result)
+	if serr != nil {
+		return t.fail(serr)
+	}
+	return t.exit(out, assigned, t.nextOf(t.st))
+}
+
+func (t *thread) nextOf(st *state) string {
+	if st.end {
+		return ""
+	}
+	return st.next
+}
+
+// fail handles an error raised by the current state: Retry, then Catch,
+// else the thread fails.
+func (t *thread) fail(serr *stateError) flow {
+	if !serr.terminal() {
+		if f, ok := t.retry(serr); ok {
+			return f
+		}
+		if c := findCatcher(t.st.catch, serr); c != nil {
+			return t.caught(c, serr)
+		}
+	}
+	return t.end(nil, serr)
+}
+
+// attempt runs one attempt of the current state.
+func (t *thread) attempt() flow {
+	switch t.st.typ {
+	case "Pass":
+		return t.runPass()
+	case "Succeed":
+		return t.runSucceed()
+	case "Fail":
+		return t.runFail()
+	case "Choice":
+		return t.runChoice()
+	case "Wait":
+		return t.runWait()
+	case "Task":
+		return t.runTask()
+	case "Parallel":
+		return t.runParallel()
+	case "Map":
+		return t.runMap()
+	}
+	return t.end(nil, t.runtimef("Unsupported state type %q", t.st.typ))
+}
