@@ -120,9 +120,12 @@ func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
 	if clickErr != nil {
 		return fmt.Errorf("click: %w", clickErr)
 	}
+	waitCtx, cancelWait := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelWait()
 	for _, p := range pending {
-		if _, err := stack.WaitResumed(ctx, p.Token); err != nil {
-			return fmt.Errorf("resume: %w", err)
+		if _, err := stack.WaitResumed(waitCtx, p.Token); err != nil {
+			return fmt.Errorf("approval %s was not resumed within 2 minutes (%d of %d were): %w",
+				p.Response.ApprovalID, stack.SFN.Successes(), n, err)
 		}
 	}
 	resumed := time.Since(start)

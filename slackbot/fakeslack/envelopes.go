@@ -149,7 +149,7 @@ func (s *Server) stopTimersLocked() {
 
 // handleAck records a frame from the app. Every ack is recorded, including duplicates and late
 // ones, so tests can see double acks.
-func (s *Server) handleAck(frame []byte) {
+func (s *Server) handleAck(frame []byte, received time.Time) {
 	var ack struct {
 		EnvelopeID string          `json:"envelope_id"`
 		Payload    json.RawMessage `json:"payload"`
@@ -161,7 +161,7 @@ func (s *Server) handleAck(frame []byte) {
 	defer s.mu.Unlock()
 	a := Ack{EnvelopeID: ack.EnvelopeID, Payload: ack.Payload}
 	if env, ok := s.socket.envelopes[ack.EnvelopeID]; ok {
-		a.Latency = time.Since(time.Unix(0, env.sentAt.Load()))
+		a.Latency = received.Sub(time.Unix(0, env.sentAt.Load()))
 		first := !env.acked && !env.failed
 		env.acked = true
 		if env.timer != nil {

@@ -228,14 +228,31 @@ func (s *Server) readLoop(c *conn) {
 		s.mu.Unlock()
 		return nil
 	})
+	// Frames are stamped as they are read and recorded by a second
+	// goroutine, so a busy server lock never delays reading (and stamping)
+	// the acks behind it: ack latency is the app's.
+	frames := make(chan receivedFrame, 1024)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for f := range frames {
+			s.handleAck(f.data, f.at)
+		}
+	}()
+	defer func() { close(frames); <-done }()
 	for {
 		_, frame, err := c.ws.ReadMessage()
 		if err != nil {
 			return
 		}
+		frames <- receivedFrame{data: frame, at: time.Now()}
 		_ = c.ws.SetReadDeadline(time.Now().Add(idle))
-		s.handleAck(frame)
 	}
+}
+
+type receivedFrame struct {
+	data []byte
+	at   time.Time
 }
 
 func (s *Server) pinger(c *conn) {
