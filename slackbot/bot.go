@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -126,11 +125,6 @@ type Bot struct {
 	updates   *updater
 	sm        *socketmode.Client
 	started   atomic.Bool
-
-	// loopIdle is closed and replaced whenever the event loop has no
-	// envelope waiting; workers wait for it (acksFirst).
-	idleMu   sync.Mutex
-	loopIdle chan struct{}
 }
 
 // New returns a Bot. api must carry the app-level token
@@ -142,7 +136,6 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	cfg = cfg.withDefaults()
 	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
-	b.pool.gate = b.acksFirst
 	b.updates = newUpdater(api, approvals, cfg, logger)
 	return b
 }
@@ -217,43 +210,7 @@ func (b *Bot) loop(ctx context.Context, socketDone <-chan error) (stopped bool, 
 			return true, fmt.Errorf("socket mode: %w", safeErr(err))
 		case ev := <-b.sm.Events:
 			b.route(ev)
-			if len(b.sm.Events) == 0 {
-				b.idle()
-			}
 		}
-	}
-}
-
-// acksFirst holds a worker back while envelopes wait in the event loop, so
-// that under a burst of clicks the acks (a few microseconds each) are not
-// queued behind decisions for CPU: Slack shows an error to anyone whose
-// click is not acked within 3 seconds.
-func (b *Bot) acksFirst(ctx context.Context) {
-	for b.sm != nil && len(b.sm.Events) > 0 {
-		b.idleMu.Lock()
-		if b.loopIdle == nil {
-			b.loopIdle = make(chan struct{})
-		}
-		idle := b.loopIdle
-		b.idleMu.Unlock()
-		if len(b.sm.Events) == 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-idle:
-		}
-	}
-}
-
-// idle releases the workers waiting in acksFirst.
-func (b *Bot) idle() {
-	b.idleMu.Lock()
-	defer b.idleMu.Unlock()
-	if b.loopIdle != nil {
-		close(b.loopIdle)
-		b.loopIdle = nil
 	}
 }
 

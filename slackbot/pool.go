@@ -15,9 +15,6 @@ type pool struct {
 	closed bool
 	signal chan struct{} // closed and replaced when work arrives
 	panics func(any)
-	// gate, if set, is called before a worker takes its next job; the bot
-	// uses it to let pending acks go first.
-	gate func(ctx context.Context)
 }
 
 type job func(ctx context.Context)
@@ -85,9 +82,6 @@ func (p *pool) run(ctx context.Context, n int) <-chan struct{} {
 }
 
 func (p *pool) next(ctx context.Context) (job, bool) {
-	if p.gate != nil {
-		p.gate(ctx)
-	}
 	for {
 		if ctx.Err() != nil {
 			return nil, false
