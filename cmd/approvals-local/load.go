@@ -204,10 +204,10 @@ func buildBot(ctx context.Context) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "approvals-bot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/approvals-bot")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/sfnapprovals/approvals/cmd/approvals-bot")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return "", fmt.Errorf("build approvals-bot (run from the repository root): %v\n%s", err, b)
+		return "", fmt.Errorf("build approvals-bot (run inside the repository): %v\n%s", err, b)
 	}
 	return bin, nil
 }
