@@ -1,13 +1,11 @@
 package slackbot
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
@@ -46,7 +45,7 @@ type harness struct {
 	clock   atomic.Int64 // offset added to time.Now by the service clock
 	poster  *Poster
 	logs    *observer.ObservedLogs
-	logJSON *syncBuffer
+	logJSON *syncbuf.Buffer
 	log     *zap.Logger
 	tokens  []string // task tokens handed out
 	seq     atomic.Int64
@@ -69,7 +68,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, slack: fs, store: workflowtest.NewStore(), resumer: workflowtest.NewResumer(), logJSON: &syncBuffer{}}
+	h := &harness{t: t, slack: fs, store: workflowtest.NewStore(), resumer: workflowtest.NewResumer(), logJSON: &syncbuf.Buffer{}}
 	observed, logs := observer.New(zap.DebugLevel)
 	jsonCore := zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(h.logJSON), zap.DebugLevel)
 	h.logs, h.log = logs, zap.New(zapcore.NewTee(observed, jsonCore))
@@ -284,23 +283,6 @@ func (h *harness) assertNoSecrets() {
 			}
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // output decodes what the execution received on success.

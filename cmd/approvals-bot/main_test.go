@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
@@ -50,24 +49,6 @@ func runTests(m *testing.M) int {
 	defer ddb.Close()
 	ddbEndpoint = ddb.Endpoint()
 	return m.Run()
-}
-
-// syncBuffer is a process's stderr, read while it runs.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func awsEnv(table string) []string {
@@ -152,7 +133,7 @@ func TestBinaryServesClicksAndStopsOnSIGTERM(t *testing.T) {
 	}
 	defer stack.Close()
 
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd := exec.Command(botBinary)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, stack.Env()...)
 	cmd.Stderr = stderr

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,12 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
@@ -123,14 +122,14 @@ func (s *stack) start(tb testing.TB) {
 // process is a running notifier binary.
 type process struct {
 	cmd    *exec.Cmd
-	out    *syncBuffer
+	out    *syncbuf.Buffer
 	exited chan struct{}
 	err    error // set before exited is closed
 }
 
 func startProcess(tb testing.TB, env map[string]string) *process {
 	tb.Helper()
-	p := &process{cmd: exec.Command(binary), out: &syncBuffer{}, exited: make(chan struct{})}
+	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
@@ -178,23 +177,6 @@ func (p *process) context(tb testing.TB, d time.Duration) (context.Context, cont
 }
 
 func (p *process) output() string { return p.out.String() }
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/slackbot"
@@ -49,29 +50,11 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
-// syncBuffer collects log lines from every component.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // env is one running stack plus what the test handed out.
 type env struct {
 	t      *testing.T
 	stack  *devstack.Stack
-	logs   *syncBuffer
+	logs   *syncbuf.Buffer
 	offset atomic.Int64 // added to the services' clock
 	mu     sync.Mutex
 	tokens []string
@@ -96,7 +79,7 @@ func quickBotConfig() slackbot.Config {
 
 func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 	t.Helper()
-	e := &env{t: t, logs: &syncBuffer{}}
+	e := &env{t: t, logs: &syncbuf.Buffer{}}
 	opts := devstack.Options{
 		DynamoDBEndpoint: ddbEndpoint,
 		Replicas:         replicas,
