@@ -15,9 +15,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 

@@ -13,9 +13,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 )

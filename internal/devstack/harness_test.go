@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
+	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
