@@ -1,0 +1,65 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"go.uber.org/zap/zapcore"
+)
+
+// config is what sfn-local reads from its flags and environment, once, at
+// start. The AWS SDK resolves its own settings (AWS_REGION,
+// AWS_ENDPOINT_URL_LAMBDA, AWS_ENDPOINT_URL_SQS, credentials) for the
+// Lambda and SQS integrations.
+type config struct {
+	Addr        string
+	Region      string
+	Account     string
+	Definitions string // directory of *.asl.json files; "" for none
+	LogLevel    zapcore.Level
+}
+
+// parseConfig reads the flags; LOG_LEVEL is the default of -log-level.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("sfn-local", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: sfn-local [flags]\n\n"+
+			"Serves the local Step Functions engine behind the Step Functions API (AWS JSON 1.0).\n"+
+			"Environment: SFN_MOCK_CONFIG (mock configuration file), LOG_LEVEL, and the AWS SDK's\n"+
+			"AWS_ENDPOINT_URL_LAMBDA, AWS_ENDPOINT_URL_SQS, AWS_REGION and credentials for Task states.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8083", "`host:port` to listen on (port 0 picks a free one)")
+	fs.StringVar(&c.Region, "region", "us-east-1", "region in the ARNs the engine mints")
+	fs.StringVar(&c.Account, "account", "123456789012", "account ID in the ARNs the engine mints")
+	fs.StringVar(&c.Definitions, "definitions", "", "`dir`ectory whose *.asl.json files become state machines at start, named after the file")
+	level := getenv("LOG_LEVEL")
+	if level == "" {
+		level = "info"
+	}
+	fs.StringVar(&level, "log-level", level, "log `level`: debug (one line per request), info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q (see -h)", fs.Args())
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		return c, fmt.Errorf("log level %q is not one of debug, info, warn, error", level)
+	}
+	if len(c.Account) != 12 {
+		return c, fmt.Errorf("-account must be a 12-digit AWS account ID, not %q", c.Account)
+	}
+	for _, d := range c.Account {
+		if d < '0' || d > '9' {
+			return c, fmt.Errorf("-account must be a 12-digit AWS account ID, not %q", c.Account)
+		}
+	}
+	if c.Region == "" {
+		return c, fmt.Errorf("-region must not be empty")
+	}
+	return c, nil
+}

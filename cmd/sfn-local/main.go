@@ -1,0 +1,111 @@
+// Command sfn-local serves the local Step Functions engine
+// (workflow/sfnlocal) behind the Step Functions API, so the aws-sdk-go-v2
+// sfn client and the AWS CLI run state machines on this machine:
+//
+//	go run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions
+//	aws --endpoint-url http://127.0.0.1:8083 stepfunctions list-state-machines
+//
+// Task states run Lambda functions and send SQS messages through the AWS
+// SDK (point them at local stand-ins with AWS_ENDPOINT_URL_LAMBDA and
+// AWS_ENDPOINT_URL_SQS), or answer from the mock configuration file named
+// by SFN_MOCK_CONFIG for executions started on "<stateMachineArn>#<TestCase>".
+// Run with -h for the flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
+)
+
+// shutdownTimeout bounds how long in-flight requests may finish after
+// SIGINT or SIGTERM.
+const shutdownTimeout = 3 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "sfn-local: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run serves the API until ctx ends, then shuts down within
+// shutdownTimeout. It prints "sfn-local listening on http://<addr>" to
+// stdout once it accepts connections, and logs to stderr.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log := logging.New(stderr, cfg.LogLevel)
+	defer func() { _ = log.Sync() }()
+
+	router, err := newRouter(ctx, cfg, getenv)
+	if err != nil {
+		return err
+	}
+	engine := sfnlocal.New(sfnlocal.Options{
+		Region: cfg.Region, AccountID: cfg.Account, Logger: log, Integrations: []task.Integration{router},
+	})
+	defer engine.Close()
+
+	if cfg.Definitions != "" {
+		roleArn := fmt.Sprintf("arn:aws:iam::%s:role/sfn-local", cfg.Account)
+		arns, err := createDefinitions(ctx, engine, cfg.Definitions, roleArn)
+		if err != nil {
+			return err
+		}
+		for _, arn := range arns {
+			log.Info("state machine created", zap.String("state_machine_arn", arn))
+		}
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           sfnapi.NewHandler(engine, sfnapi.WithLogger(log)),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          zap.NewStdLog(log),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "sfn-local listening on http://%s\n", ln.Addr())
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Warn("requests still in flight at shutdown", zap.Error(err))
+		_ = srv.Close()
+	}
+	<-served
+	return nil
+}

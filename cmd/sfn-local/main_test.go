@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+)
+
+// syncBuffer collects what run logs.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// started is run in the background: the address it printed and its result.
+type started struct {
+	url    string
+	cancel context.CancelFunc
+	done   chan error
+	logs   *syncBuffer
+}
+
+// startRun runs run with args plus -addr 127.0.0.1:0 and reads the
+// address it prints.
+func startRun(t *testing.T, args ...string) *started {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdoutR, stdoutW := io.Pipe()
+	s := &started{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
+	go func() {
+		err := run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), env(map[string]string{"LOG_LEVEL": "debug"}), stdoutW, s.logs)
+		stdoutW.Close()
+		s.done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-s.done
+	})
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdoutR)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		_, _ = io.Copy(io.Discard, stdoutR)
+	}()
+	select {
+	case line, ok := <-lines:
+		url, found := strings.CutPrefix(line, "sfn-local listening on ")
+		if !ok || !found {
+			t.Fatalf("run printed %q, not the address; logs:\n%s", line, s.logs)
+		}
+		s.url = url
+	case err := <-s.done:
+		s.done <- err
+		t.Fatalf("run returned %v before listening; logs:\n%s", err, s.logs)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not print its address")
+	}
+	return s
+}
+
+func newClient(url string) *sfn.Client {
+	return sfn.New(sfn.Options{
+		BaseEndpoint: aws.String(url),
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("AKIDLOCAL", "secret", ""),
+		Retryer:      aws.NopRetryer{},
+	})
+}
+
+func TestRunServesDefinitionsAndStops(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "greet.asl.json"), `{"StartAt":"Hello","States":{"Hello":{"Type":"Pass","Result":{"greeting":"hello"},"End":true}}}`)
+	writeFile(t, filepath.Join(dir, "approval.asl.json"), `{"StartAt":"Wait","States":{"Wait":{"Type":"Wait","Seconds":60,"End":true}}}`)
+	writeFile(t, filepath.Join(dir, "notes.json"), `not a definition`)
+
+	s := startRun(t, "-definitions", dir, "-region", "eu-west-1", "-account", "210987654321")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := newClient(s.url)
+
+	list, err := client.ListStateMachines(ctx, &sfn.ListStateMachinesInput{})
+	if err != nil {
+		t.Fatalf("ListStateMachines: %v", err)
+	}
+	var names []string
+	for _, m := range list.StateMachines {
+		names = append(names, aws.ToString(m.Name))
+	}
+	if strings.Join(names, ",") != "approval,greet" {
+		t.Fatalf("state machines = %v, want approval and greet", names)
+	}
+	greet := "arn:aws:states:eu-west-1:210987654321:stateMachine:greet"
+	started, err := client.StartExecution(ctx, &sfn.StartExecutionInput{StateMachineArn: aws.String(greet), Name: aws.String("first")})
+	if err != nil {
+		t.Fatalf("StartExecution: %v", err)
+	}
+	x := pollUntilDone(ctx, t, client, aws.ToString(started.ExecutionArn))
+	if x.Status != types.ExecutionStatusSucceeded || aws.ToString(x.Output) != `{"greeting":"hello"}` {
+		t.Errorf("execution = %s %q", x.Status, aws.ToString(x.Output))
+	}
+	waiting, err := client.StartExecution(ctx, &sfn.StartExecutionInput{StateMachineArn: aws.String(strings.Replace(greet, "greet", "approval", 1))})
+	if err != nil {
+		t.Fatalf("StartExecution: %v", err)
+	}
+
+	s.cancel()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		if err != nil {
+			t.Errorf("run = %v, want nil after cancel", err)
+		}
+	case <-time.After(shutdownTimeout + 5*time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+	if _, err := client.DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: waiting.ExecutionArn}); err == nil {
+		t.Error("the server still answers after run returned")
+	}
+	logs := s.logs.String()
+	for _, want := range []string{`"msg":"state machine created"`, `"operation":"StartExecution"`, `"msg":"shutting down"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %s:\n%s", want, logs)
+		}
+	}
+}
+
+// pollUntilDone describes an execution until it leaves RUNNING.
+func pollUntilDone(ctx context.Context, t *testing.T, client *sfn.Client, arn string) *sfn.DescribeExecutionOutput {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		x, err := client.DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: aws.String(arn)})
+		if err != nil {
+			t.Fatalf("DescribeExecution: %v", err)
+		}
+		if x.Status != types.ExecutionStatusRunning {
+			return x
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatalf("execution %s still RUNNING", arn)
+		}
+	}
+}
+
+func TestRunRefusesBadStarts(t *testing.T) {
+	t.Parallel()
+	bad := t.TempDir()
+	writeFile(t, filepath.Join(bad, "broken.asl.json"), `{"StartAt":"A","States":{"A":{"Type":"Pass","Next":"B"}}}`)
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"broken definition", []string{"-definitions", bad}, nil, "broken.asl.json"},
+		{"missing definitions directory", []string{"-definitions", filepath.Join(bad, "nope")}, nil, "definitions directory"},
+		{"missing mock config", nil, map[string]string{"SFN_MOCK_CONFIG": filepath.Join(bad, "nope.json")}, "mock config"},
+		{"bad account", []string{"-account", "12"}, nil, "12-digit"},
+		{"bad log level", nil, map[string]string{"LOG_LEVEL": "loud"}, "log level"},
+		{"unknown flag", []string{"-port", "1"}, nil, "flag provided but not defined"},
+		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
+		{"invalid address", []string{"-addr", "127.0.0.1:99999"}, nil, "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var stdout, stderr syncBuffer
+			err := run(ctx, tt.args, env(tt.env), &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error()+stderr.String(), tt.want) {
+				t.Errorf("run = %v (stderr %q), want an error about %q", err, stderr.String(), tt.want)
+			}
+			if stdout.String() != "" {
+				t.Errorf("run printed %q", stdout.String())
+			}
+		})
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr syncBuffer
+	if err := run(context.Background(), []string{"-h"}, env(nil), &stdout, &stderr); err != nil {
+		t.Fatalf("run -h = %v", err)
+	}
+	for _, want := range []string{"-addr", "-definitions", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("usage lacks %s:\n%s", want, stderr.String())
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
