@@ -29,6 +29,7 @@ import (
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
@@ -50,18 +51,27 @@ type Options struct {
 	// Now is every service's clock (default time.Now); tests move it to
 	// run out claim leases and deadlines.
 	Now func() time.Time
+	// Engine runs executions on the local Step Functions engine
+	// (workflow/sfnlocal) behind its API, instead of the callback double:
+	// state machines are real ASL, the notifier is the in-process Lambda
+	// function NotifierFunction, and Functions adds the state machines'
+	// other functions by name.
+	Engine    bool
+	Functions map[string]lambda.Handler
 }
 
 // Stack is a running local deployment. Close stops everything it started.
 type Stack struct {
 	Slack *fakeslack.Server
-	SFN   *stepfunctionstest.Server
+	// SFN is the Step Functions callback double; nil with Options.Engine.
+	SFN *stepfunctionstest.Server
 	// Service reads and writes the same table the replicas use.
 	Service *workflow.Service
 	Table   string
 
 	ddbEndpoint string
 	ownDDB      *dynamolocal.Server
+	engine      *engine
 	ddb         *dynamodb.Client
 	sfn         *sfn.Client
 	notifier    *notifier.Handler
@@ -109,8 +119,18 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if s.Slack, err = fakeslack.Start(opts.Slack); err != nil {
 		return nil, fmt.Errorf("start fake Slack: %w", err)
 	}
-	s.SFN = stepfunctionstest.NewServer()
-	s.sfn = stepfunctionstest.NewClient(ctx, s.SFN.URL())
+	if opts.Engine {
+		// The engine invokes the notifier, which needs the stack's services,
+		// which need the engine's client: the notifier is looked up late.
+		invoke := func(ctx context.Context, payload []byte) ([]byte, error) { return s.notifier.Invoke(ctx, payload) }
+		if s.engine, err = startEngine(invoke, opts.Functions, s.logger.With(zap.String("service", "sfn-local"))); err != nil {
+			return nil, err
+		}
+		s.sfn = stepfunctionstest.NewClient(ctx, s.engine.url)
+	} else {
+		s.SFN = stepfunctionstest.NewServer()
+		s.sfn = stepfunctionstest.NewClient(ctx, s.SFN.URL())
+	}
 
 	s.Service = s.newService(slackbot.NewDirectory(s.slackClient(false), time.Minute))
 	poster := slackbot.NewPoster(s.slackClient(false))
@@ -203,6 +223,9 @@ func (s *Stack) Close() {
 	if s.SFN != nil {
 		s.SFN.Close()
 	}
+	if s.engine != nil {
+		s.engine.close()
+	}
 	if s.ownDDB != nil {
 		_ = s.ownDDB.Close()
 	}
@@ -217,11 +240,18 @@ func (s *Stack) Env() []string {
 		"SLACK_API_URL=" + s.Slack.APIURL(),
 		"APPROVALS_TABLE=" + s.Table,
 		"AWS_ENDPOINT_URL_DYNAMODB=" + s.ddbEndpoint,
-		"AWS_ENDPOINT_URL_SFN=" + s.SFN.URL(),
+		"AWS_ENDPOINT_URL_SFN=" + s.sfnURL(),
 		"AWS_REGION=us-east-1",
 		"AWS_ACCESS_KEY_ID=local",
 		"AWS_SECRET_ACCESS_KEY=local",
 	}
+}
+
+func (s *Stack) sfnURL() string {
+	if s.engine != nil {
+		return s.engine.url
+	}
+	return s.SFN.URL()
 }
 
 // Pending is an execution paused on an approval task.
@@ -237,6 +267,9 @@ type Pending struct {
 // state name, and records the notifier's answer as the TaskSubmitted
 // output. payload must not carry those three fields.
 func (s *Stack) Request(ctx context.Context, execution string, payload map[string]any) (Pending, error) {
+	if s.SFN == nil {
+		return Pending{}, fmt.Errorf("devstack: Request needs the callback double; with Options.Engine start executions instead")
+	}
 	arn := "arn:aws:states:us-east-1:123456789012:execution:approvals-demo:" + execution
 	token := s.SFN.StartTask(arn, "Approve")
 	full := map[string]any{"taskToken": token, "executionArn": arn, "stateName": "Approve"}
