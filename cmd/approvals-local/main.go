@@ -1,7 +1,8 @@
 // Command approvals-local runs the product on local parts — DynamoDB Local,
-// a fake Slack, the Step Functions callback double, two bot replicas and
-// the notifier — and plays a round of approvals, printing what Slack shows
-// and what each execution receives. With -load N it runs the load
+// a fake Slack, two bot replicas and the notifier, with executions paused
+// by the Step Functions callback double (act 1) and then a shipped state
+// machine on the local Step Functions engine (act 2) — printing what Slack
+// shows and what each execution receives. With -load N it runs the load
 // benchmark instead. No AWS account or Slack workspace is needed.
 package main
 
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
@@ -67,19 +69,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func runDemo(ctx context.Context, logs io.Writer, out io.Writer) error {
 	fmt.Fprintln(out, "Starting DynamoDB Local, a fake Slack, the Step Functions double and 2 bot replicas…")
 	start := time.Now()
+	ddb, err := dynamolocal.Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer ddb.Close()
 	cfg := slackbot.DefaultConfig()
 	cfg.SweepInterval = 500 * time.Millisecond
 	cfg.SweepGrace = time.Second
 	stack, err := devstack.Start(ctx, devstack.Options{
-		Replicas: 2,
-		Logs:     logs,
-		Slack:    fakeslack.Options{Groups: map[string][]string{editors: {carol}}},
-		Bot:      cfg,
+		DynamoDBEndpoint: ddb.Endpoint(),
+		Replicas:         2,
+		Logs:             logs,
+		Slack:            fakeslack.Options{Groups: map[string][]string{editors: {carol}}},
+		Bot:              cfg,
 	})
 	if err != nil {
 		return err
 	}
 	defer stack.Close()
 	fmt.Fprintf(out, "Ready in %s (table %s).\n", time.Since(start).Round(10*time.Millisecond), stack.Table)
-	return (&demo{stack: stack, out: out}).play(ctx)
+	fmt.Fprintln(out, "\n── Act 1: every kind of decision, on executions paused by the Step Functions callback double ──")
+	if err := (&demo{stack: stack, out: out}).play(ctx); err != nil {
+		return err
+	}
+	stack.Close()
+	return playWorkflow(ctx, ddb.Endpoint(), logs, out)
 }

@@ -28,6 +28,10 @@ func TestDemoPlaysEveryOutcome(t *testing.T) {
 		"Expired",
 		"1 approval waits for your decision",
 		"Done: 2 executions resumed with SendTaskSuccess, 1 with SendTaskFailure, 1 timed out; 3 resumes in all",
+		"Publish: Step Functions callbacks (round 2 of 3)",
+		"execution SUCCEEDED with output",
+		`"text": "Let any workflow wait for a yes from a person."`,
+		"Defaults → Start → Draft → Approve → WhatWasDecided → CountRound → RoundsLeft → Revise → Approve → WhatWasDecided → Publish → Published",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q", want)
