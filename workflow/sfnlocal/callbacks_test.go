@@ -297,4 +297,20 @@ func TestExpressRejectsCallbacks(t *testing.T) {
 	if ErrorCode(err) != CodeInvalidDefinition || !strings.Contains(err.Error(), "waitForTaskToken") {
 		t.Fatalf("got %v, want InvalidDefinition", err)
 	}
+
+	syncJob := `{"StartAt":"Run","States":{"Run":{"Type":"Task","Resource":"arn:aws:states:::states:startExecution.sync:2","End":true}}}`
+	_, err = h.e.CreateStateMachine(ctx(t), CreateStateMachineInput{Name: "y", Definition: syncJob, Type: Express})
+	want := "Invalid State Machine Definition: 'SCHEMA_VALIDATION_FAILED: Express state machine does not support '.sync' service integration at /States/Run/Resource'"
+	if ErrorCode(err) != CodeInvalidDefinition || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("got %v, want InvalidDefinition %q", err, want)
+	}
+
+	sm, err := h.e.CreateStateMachine(ctx(t), CreateStateMachineInput{Name: "z", Definition: passDef, Type: Express})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.e.UpdateStateMachine(ctx(t), UpdateStateMachineInput{StateMachineArn: sm.StateMachineArn, Definition: approval("")})
+	if ErrorCode(err) != CodeInvalidDefinition || !strings.Contains(err.Error(), "waitForTaskToken") {
+		t.Fatalf("update: got %v, want InvalidDefinition", err)
+	}
 }

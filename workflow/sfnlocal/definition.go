@@ -1,9 +1,6 @@
 package sfnlocal
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Query languages.
 const (
@@ -312,27 +309,4 @@ func parseCatcher(m map[string]any) *catcher {
 	c.output = getField(m, "Output")
 	c.assign = getField(m, "Assign")
 	return c
-}
-
-// usesCallback reports whether any Task in d waits for a task token or a
-// .sync job, which Express workflows reject.
-func (d *definition) firstCallback(at string) (string, string) {
-	for name, st := range d.states {
-		for _, suffix := range []string{".waitForTaskToken", ".sync"} {
-			if strings.HasSuffix(st.resource, suffix) || strings.Contains(st.resource, ".sync:") {
-				return at + "/States/" + name + "/Resource", suffix
-			}
-		}
-		for i, b := range st.branches {
-			if loc, s := b.firstCallback(fmt.Sprintf("%s/States/%s/Branches[%d]", at, name, i)); loc != "" {
-				return loc, s
-			}
-		}
-		if st.processor != nil {
-			if loc, s := st.processor.firstCallback(at + "/States/" + name + "/ItemProcessor"); loc != "" {
-				return loc, s
-			}
-		}
-	}
-	return "", ""
 }

@@ -127,3 +127,24 @@ func (e *Engine) integrationFor(resource string) task.Integration {
 	}
 	return nil
 }
+
+// hasTestCase reports whether a configured integration defines the mock
+// test case for the machine.
+func (e *Engine) hasTestCase(machineArn, testCase string) bool {
+	for _, in := range e.integs {
+		if c, ok := in.(task.TestCaseChecker); ok && c.HasTestCase(machineArn, testCase) {
+			return true
+		}
+	}
+	return false
+}
+
+// executionEnded tells the integrations that keep per-execution state that
+// an execution ended.
+func (e *Engine) executionEnded(executionArn string) {
+	for _, in := range e.integs {
+		if o, ok := in.(task.ExecutionObserver); ok {
+			o.ExecutionEnded(executionArn)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sfnlocal
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,11 @@ func TestUpdateAndDeleteStateMachine(t *testing.T) {
 	}
 	if _, err := h.e.UpdateStateMachine(c, UpdateStateMachineInput{StateMachineArn: sm, Definition: `{}`}); ErrorCode(err) != CodeInvalidDefinition {
 		t.Errorf("invalid update: %v", err)
+	}
+	var ae *APIError
+	if _, err := h.e.UpdateStateMachine(c, UpdateStateMachineInput{StateMachineArn: sm}); !errors.As(err, &ae) ||
+		ae.Code != CodeValidationException || ae.Reason != ReasonMissingRequiredParameter {
+		t.Errorf("update without changes: %v, want ValidationException (MISSING_REQUIRED_PARAMETER)", err)
 	}
 	jsonEqual(t, succeeded(t, h.wait(h.start(sm, `{"new":1}`))), `{"new":1}`)
 

@@ -26,11 +26,18 @@ const (
 	CodeValidationException          = "ValidationException"
 )
 
+// ReasonMissingRequiredParameter is the ValidationException reason for a
+// request that leaves out every optional member it needs one of.
+const ReasonMissingRequiredParameter = "MISSING_REQUIRED_PARAMETER"
+
 // APIError is an error of a Step Functions API operation, with AWS's error
 // code and a message like AWS's.
 type APIError struct {
 	Code    string
 	Message string
+	// Reason is a ValidationException's reason, e.g.
+	// "MISSING_REQUIRED_PARAMETER"; usually empty.
+	Reason string
 }
 
 func (e *APIError) Error() string { return e.Code + ": " + e.Message }

@@ -137,9 +137,10 @@ type execution struct {
 // StartExecution starts an execution and returns at once; it runs in the
 // background. For a Standard machine, starting again with the name and
 // input of a running execution returns that execution; any other reuse of
-// a name is ExecutionAlreadyExists. Errors also: InvalidArn,
-// StateMachineDoesNotExist, StateMachineDeleting, InvalidName,
-// InvalidExecutionInput.
+// a name is ExecutionAlreadyExists. A "#TestCase" suffix no configured
+// integration defines (task.TestCaseChecker) is a ValidationException.
+// Errors also: InvalidArn, StateMachineDoesNotExist, StateMachineDeleting,
+// InvalidName, InvalidExecutionInput.
 func (e *Engine) StartExecution(ctx context.Context, in StartExecutionInput) (StartExecutionOutput, error) {
 	_, testCase, _ := strings.Cut(in.StateMachineArn, "#")
 	if in.Input == "" {
@@ -164,6 +165,10 @@ func (e *Engine) StartExecution(ctx context.Context, in StartExecutionInput) (St
 	if m.deleting {
 		e.mu.Unlock()
 		return StartExecutionOutput{}, apiErrorf(CodeStateMachineDeleting, "State Machine is being deleted: '%s'", m.arn)
+	}
+	if testCase != "" && !e.hasTestCase(m.arn, testCase) {
+		e.mu.Unlock()
+		return StartExecutionOutput{}, apiErrorf(CodeValidationException, "Test case '%s' is not defined for state machine '%s' in the mock configuration", testCase, m.name)
 	}
 	express := m.typ == Express
 	var arn string
@@ -263,13 +268,15 @@ func (x *execution) closeLocked() {
 	close(x.done)
 }
 
-// released updates the machine's running count once the execution ended.
+// released updates the machine's running count once the execution ended
+// and tells the integrations.
 func (x *execution) released() {
 	e := x.e
 	e.mu.Lock()
 	x.m.running--
 	e.reapLocked(x.m)
 	e.mu.Unlock()
+	e.executionEnded(x.arn)
 }
 
 func (x *execution) describeLocked() Execution {

@@ -103,7 +103,7 @@ func (e *Engine) machineArn(name string) string {
 
 // compile validates and parses a definition for a machine type.
 func compile(text string, typ StateMachineType) (*definition, error) {
-	if err := validate.Check([]byte(text)); err != nil {
+	if err := validate.CheckFor([]byte(text), string(typ)); err != nil {
 		var inv *validate.InvalidDefinition
 		if errors.As(err, &inv) {
 			return nil, &APIError{Code: CodeInvalidDefinition, Message: inv.Error()}
@@ -113,12 +113,6 @@ func compile(text string, typ StateMachineType) (*definition, error) {
 	def, err := parseDefinition([]byte(text))
 	if err != nil {
 		return nil, apiErrorf(CodeInvalidDefinition, "Invalid State Machine Definition: 'SCHEMA_VALIDATION_FAILED: %v'", err)
-	}
-	if typ == Express {
-		if loc, suffix := def.firstCallback(""); loc != "" {
-			return nil, apiErrorf(CodeInvalidDefinition,
-				"Invalid State Machine Definition: 'SCHEMA_VALIDATION_FAILED: Express state machine does not support '%s' service integration at %s'", suffix, loc)
-		}
 	}
 	return def, nil
 }
@@ -199,10 +193,12 @@ func (e *Engine) DescribeStateMachine(ctx context.Context, arn string) (StateMac
 // UpdateStateMachine replaces a machine's definition and/or role; running
 // executions keep the definition they started with. Errors: InvalidArn,
 // StateMachineDoesNotExist, StateMachineDeleting, InvalidDefinition,
-// MissingRequiredParameter (as ValidationException).
+// ValidationException (reason MISSING_REQUIRED_PARAMETER) when neither is
+// given.
 func (e *Engine) UpdateStateMachine(ctx context.Context, in UpdateStateMachineInput) (UpdateStateMachineOutput, error) {
 	if in.Definition == "" && in.RoleArn == "" {
-		return UpdateStateMachineOutput{}, apiErrorf("MissingRequiredParameter", "Either the definition, the role ARN, the LoggingConfiguration, or the TracingConfiguration must be specified")
+		return UpdateStateMachineOutput{}, &APIError{Code: CodeValidationException, Reason: ReasonMissingRequiredParameter,
+			Message: "Either the definition, the role ARN, the LoggingConfiguration, or the TracingConfiguration must be specified"}
 	}
 	e.mu.Lock()
 	m, err := e.machineLocked(in.StateMachineArn)

@@ -29,6 +29,11 @@ type Mocker interface {
 	Mocks(call task.Call) (bool, error)
 	// Invoke answers one attempt of a mocked state.
 	Invoke(ctx context.Context, call task.Call) (json.RawMessage, error)
+	// HasTestCase reports whether the mock configuration defines testCase
+	// for the state machine.
+	HasTestCase(stateMachine, testCase string) bool
+	// Forget drops what the mock counted for an execution that ended.
+	Forget(executionARN string)
 }
 
 // Router runs every Task state: mocked ones from its Mocker, others with
@@ -39,7 +44,11 @@ type Router struct {
 	integrations []task.Integration
 }
 
-var _ task.Integration = (*Router)(nil)
+var (
+	_ task.Integration       = (*Router)(nil)
+	_ task.TestCaseChecker   = (*Router)(nil)
+	_ task.ExecutionObserver = (*Router)(nil)
+)
 
 // NewRouter returns a router that asks mock first (nil: no mocks), then
 // integrations in order.
@@ -75,5 +84,18 @@ func (r *Router) Invoke(ctx context.Context, call task.Call) (json.RawMessage, e
 	return nil, &task.Failure{
 		Name:  "States.Runtime",
 		Cause: fmt.Sprintf("The resource %s of state %q is not supported by sfn-local: it runs lambda:invoke, Lambda function ARNs and sqs:sendMessage (with .waitForTaskToken); mock other resources in a test case (SFN_MOCK_CONFIG)", call.Resource, call.StateName),
+	}
+}
+
+// HasTestCase reports whether the mock configuration defines testCase for
+// the state machine; without a mock configuration it defines none.
+func (r *Router) HasTestCase(stateMachineARN, testCase string) bool {
+	return r.mock != nil && r.mock.HasTestCase(stateMachineARN, testCase)
+}
+
+// ExecutionEnded lets the mock forget the execution's invocation counts.
+func (r *Router) ExecutionEnded(executionARN string) {
+	if r.mock != nil {
+		r.mock.Forget(executionARN)
 	}
 }

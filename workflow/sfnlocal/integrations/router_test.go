@@ -94,3 +94,45 @@ func TestRouterNilMockPointer(t *testing.T) {
 		t.Errorf("Invoke = %v, want States.Runtime for a test case without a mock config", err)
 	}
 }
+
+func TestRouterTestCases(t *testing.T) {
+	t.Parallel()
+	var nilMock *mock.Mock
+	tests := []struct {
+		name     string
+		router   *integrations.Router
+		testCase string
+		want     bool
+	}{
+		{"defined", newRouter(t, true), "Mocked", true},
+		{"undefined", newRouter(t, true), "Nope", false},
+		{"no mock config", newRouter(t, false), "Mocked", false},
+		{"nil mock pointer", integrations.NewRouter(nilMock), "Mocked", false},
+	}
+	for _, tt := range tests {
+		if got := tt.router.HasTestCase(machineARN, tt.testCase); got != tt.want {
+			t.Errorf("%s: HasTestCase(%q) = %v, want %v", tt.name, tt.testCase, got, tt.want)
+		}
+	}
+}
+
+func TestRouterExecutionEndedForgetsInvocations(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, true)
+	c := call("arn:aws:states:::lambda:invoke", "Notify", machineARN+"#Mocked")
+	invoke := func() error {
+		_, err := r.Invoke(context.Background(), c)
+		return err
+	}
+	if err := invoke(); err != nil {
+		t.Fatalf("first invocation: %v", err)
+	}
+	if err := invoke(); err == nil {
+		t.Fatal("second invocation succeeded; the mock answers only invocation 0")
+	}
+	r.ExecutionEnded(c.ExecutionARN)
+	if err := invoke(); err != nil {
+		t.Errorf("first invocation after ExecutionEnded: %v, want the response for 0", err)
+	}
+	integrations.NewRouter(nil).ExecutionEnded(c.ExecutionARN) // no mock config: nothing to forget
+}

@@ -44,7 +44,7 @@ func validationError(violations []string) *wireError {
 }
 
 // toWire translates an operation's error: an engine *APIError keeps its
-// code, anything else is an InternalFailure.
+// code and reason, anything else is an InternalFailure.
 func toWire(err error) *wireError {
 	var we *wireError
 	if errors.As(err, &we) {
@@ -54,9 +54,5 @@ func toWire(err error) *wireError {
 	if !errors.As(err, &ae) {
 		return &wireError{status: http.StatusInternalServerError, code: codeInternalFailure, message: "Internal failure"}
 	}
-	if ae.Code == "MissingRequiredParameter" {
-		// The engine names the reason; AWS sends it as a ValidationException.
-		return &wireError{status: http.StatusBadRequest, code: codeValidation, message: ae.Message, reason: "MISSING_REQUIRED_PARAMETER"}
-	}
-	return badRequest(ae.Code, "%s", ae.Message)
+	return &wireError{status: http.StatusBadRequest, code: ae.Code, message: ae.Message, reason: ae.Reason}
 }

@@ -2,6 +2,7 @@ package sfnapi_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,6 +76,16 @@ func TestStartExecutionIdempotency(t *testing.T) {
 	}
 	_, err = f.client.StartExecution(ctx, &sfn.StartExecutionInput{StateMachineArn: aws.String(machine), Name: aws.String("request-1"), Input: aws.String(`{"id":2}`)})
 	wantAPIError[*types.ExecutionAlreadyExists](t, err)
+}
+
+func TestStartExecutionRefusesUndefinedTestCase(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t) // no mock configuration: no test case is defined
+	machine := f.create(approvalDef)
+	_, err := f.client.StartExecution(testContext(t), &sfn.StartExecutionInput{StateMachineArn: aws.String(machine + "#HappyPath")})
+	if e := wantAPIError[*types.ValidationException](t, err); !strings.Contains(e.ErrorMessage(), "'HappyPath'") {
+		t.Errorf("message %q does not name the test case", e.ErrorMessage())
+	}
 }
 
 func TestListExecutionsPages(t *testing.T) {

@@ -2,10 +2,6 @@ package sfnapi
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/validate"
@@ -39,10 +35,7 @@ func (h *handler) validateStateMachineDefinition(_ context.Context, r *request) 
 	if limit == 0 {
 		limit = 100
 	}
-	diags := validate.Definition([]byte(def))
-	if typ == string(sfnlocal.Express) {
-		diags = append(diags, expressDiagnostics([]byte(def))...)
-	}
+	diags := validate.DefinitionFor([]byte(def), typ)
 	out := validateOutput{Result: "OK", Diagnostics: []diagnostic{}}
 	for _, d := range diags {
 		if d.Severity == validate.SeverityError {
@@ -57,50 +50,4 @@ func (h *handler) validateStateMachineDefinition(_ context.Context, r *request) 
 		out.Diagnostics = append(out.Diagnostics, diagnostic{Severity: d.Severity, Code: d.Code, Message: d.Message, Location: d.Location})
 	}
 	return out, nil
-}
-
-// expressDiagnostics reports the Task states an Express machine cannot
-// run: callbacks (.waitForTaskToken) and .sync jobs. The engine refuses
-// them at CreateStateMachine, but validate.Definition does not know the
-// machine type, so the check is repeated here.
-func expressDiagnostics(def []byte) []validate.Diagnostic {
-	var root map[string]any
-	if json.Unmarshal(def, &root) != nil {
-		return nil // validate.Definition already reported it
-	}
-	var diags []validate.Diagnostic
-	walkMachine(root, "", &diags)
-	return diags
-}
-
-func walkMachine(m map[string]any, at string, diags *[]validate.Diagnostic) {
-	states, _ := m["States"].(map[string]any)
-	names := make([]string, 0, len(states))
-	for name := range states {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		st, _ := states[name].(map[string]any)
-		loc := at + "/States/" + name
-		if res, ok := st["Resource"].(string); ok {
-			for _, suffix := range []string{".waitForTaskToken", ".sync"} {
-				if strings.HasSuffix(res, suffix) || (suffix == ".sync" && strings.Contains(res, ".sync:")) {
-					*diags = append(*diags, validate.Diagnostic{Severity: validate.SeverityError, Code: validate.CodeSchema, Location: loc + "/Resource",
-						Message: fmt.Sprintf("Express state machine does not support '%s' service integration", suffix)})
-				}
-			}
-		}
-		branches, _ := st["Branches"].([]any)
-		for i, b := range branches {
-			if bm, ok := b.(map[string]any); ok {
-				walkMachine(bm, fmt.Sprintf("%s/Branches[%d]", loc, i), diags)
-			}
-		}
-		for _, field := range []string{"ItemProcessor", "Iterator"} {
-			if p, ok := st[field].(map[string]any); ok {
-				walkMachine(p, loc+"/"+field, diags)
-			}
-		}
-	}
 }

@@ -49,6 +49,25 @@ type Integration interface {
 	Invoke(ctx context.Context, call Call) (json.RawMessage, error)
 }
 
+// ExecutionObserver is an Integration that keeps per-execution state (a
+// mock's invocation counts) and drops it when the execution ends. The
+// engine checks each configured integration for it.
+type ExecutionObserver interface {
+	// ExecutionEnded is called once per execution, after it reached a
+	// terminal status (SUCCEEDED, FAILED, TIMED_OUT or ABORTED). It must
+	// return quickly and not call back into the engine.
+	ExecutionEnded(executionARN string)
+}
+
+// TestCaseChecker is an Integration that knows the Step Functions Local mock
+// test cases. StartExecution on "stateMachineArn#TestCase" is refused unless
+// a configured integration defines the test case.
+type TestCaseChecker interface {
+	// HasTestCase reports whether testCase is defined for the state machine
+	// (its ARN, without the "#TestCase" suffix).
+	HasTestCase(stateMachineARN, testCase string) bool
+}
+
 // Failure is a task failure as Step Functions records it (TaskFailed with
 // error and cause); Retry and Catch match it by Name.
 type Failure struct {

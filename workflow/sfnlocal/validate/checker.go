@@ -6,6 +6,9 @@ import (
 	"strconv"
 )
 
+// express is the state machine type that refuses callbacks and .sync jobs.
+const express = "EXPRESS"
+
 // Query languages.
 const (
 	jsonPath = "JSONPath"
@@ -22,6 +25,8 @@ type checker struct {
 	// Map labels must be unique in all of it.
 	names  map[string]bool
 	labels map[string]bool
+	// express is set for an EXPRESS machine, which runs no callbacks.
+	express bool
 }
 
 func newChecker() *checker {

@@ -60,9 +60,12 @@ func (e *InvalidDefinition) Error() string {
 
 // Check reports whether a definition may be stored: nil, or an
 // *InvalidDefinition holding the ERROR diagnostics (warnings never fail).
-func Check(definition []byte) error {
+func Check(definition []byte) error { return CheckFor(definition, "") }
+
+// CheckFor is Check for a machine of a type, as DefinitionFor.
+func CheckFor(definition []byte, machineType string) error {
 	var errs []Diagnostic
-	for _, d := range Definition(definition) {
+	for _, d := range DefinitionFor(definition, machineType) {
 		if d.Severity == SeverityError {
 			errs = append(errs, d)
 		}
@@ -77,12 +80,18 @@ func Check(definition []byte) error {
 // warnings, in a stable order: document checks first, then each state
 // (sorted by name, nested machines where they occur), then each machine's
 // transition checks. It is safe for concurrent use.
-func Definition(definition []byte) []Diagnostic {
+func Definition(definition []byte) []Diagnostic { return DefinitionFor(definition, "") }
+
+// DefinitionFor is Definition for a machine of a type, "STANDARD" (also
+// "") or "EXPRESS": an Express machine may not wait for a task token or a
+// .sync job.
+func DefinitionFor(definition []byte, machineType string) []Diagnostic {
 	root, diag := decode(definition)
 	if diag != nil {
 		return []Diagnostic{*diag}
 	}
 	c := newChecker()
+	c.express = machineType == express
 	c.duplicates(definition)
 	c.topMachine(root)
 	return c.diags

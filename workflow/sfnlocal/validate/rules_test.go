@@ -263,3 +263,47 @@ func TestRules(t *testing.T) {
 		})
 	}
 }
+
+func TestExpressRules(t *testing.T) {
+	t.Parallel()
+	task := func(resource string) string {
+		return `{"Type":"Task","Resource":"` + resource + `","End":true}`
+	}
+	tests := []struct {
+		name    string
+		def     string
+		typ     string
+		want    []string // "location message"
+		wantErr bool     // CheckFor fails
+	}{
+		{"callback", one(task("arn:aws:states:::lambda:invoke.waitForTaskToken")), "EXPRESS",
+			[]string{"/States/S/Resource Express state machine does not support '.waitForTaskToken' service integration"}, true},
+		{".sync", one(task("arn:aws:states:::ecs:runTask.sync")), "EXPRESS",
+			[]string{"/States/S/Resource Express state machine does not support '.sync' service integration"}, true},
+		{".sync:2", one(task("arn:aws:states:::states:startExecution.sync:2")), "EXPRESS",
+			[]string{"/States/S/Resource Express state machine does not support '.sync' service integration"}, true},
+		{"callback in a Parallel branch", one(`{"Type":"Parallel","Branches":[{"StartAt":"B","States":{"B":` + task("arn:aws:states:::sqs:sendMessage.waitForTaskToken") + `}}],"End":true}`), "EXPRESS",
+			[]string{"/States/S/Branches[0]/States/B/Resource Express state machine does not support '.waitForTaskToken' service integration"}, true},
+		{"request-response", one(task("arn:aws:states:::lambda:invoke")), "EXPRESS", nil, false},
+		{"callback in a Standard machine", one(task("arn:aws:states:::lambda:invoke.waitForTaskToken")), "STANDARD", nil, false},
+		{"no type is Standard", one(task("arn:aws:states:::lambda:invoke.waitForTaskToken")), "", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, d := range DefinitionFor([]byte(tt.def), tt.typ) {
+				if d.Code != CodeSchema || d.Severity != SeverityError {
+					t.Errorf("diagnostic %+v, want an ERROR %s", d, CodeSchema)
+				}
+				got = append(got, d.Location+" "+d.Message)
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("DefinitionFor:\n got %q\nwant %q", got, tt.want)
+			}
+			if err := CheckFor([]byte(tt.def), tt.typ); (err != nil) != tt.wantErr {
+				t.Errorf("CheckFor = %v, want an error: %v", err, tt.wantErr)
+			}
+		})
+	}
+}

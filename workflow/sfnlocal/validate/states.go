@@ -6,12 +6,33 @@ import (
 	"time"
 )
 
+// expressResource reports a resource an Express machine cannot run: a
+// callback (.waitForTaskToken) or a .sync job (".sync" or ".sync:2").
+func (c *checker) expressResource(loc, resource string) {
+	var suffix string
+	switch {
+	case strings.HasSuffix(resource, ".waitForTaskToken"):
+		suffix = ".waitForTaskToken"
+	case strings.HasSuffix(resource, ".sync"), strings.Contains(resource, ".sync:"):
+		suffix = ".sync"
+	default:
+		return
+	}
+	c.schema(loc, "Express state machine does not support '%s' service integration", suffix)
+}
+
 // task checks a Task state.
 func (c *checker) task(s *state) {
 	if c.required(s.obj, s.loc, "Resource") {
 		loc := child(s.loc, "Resource")
-		if v := s.obj["Resource"]; c.expectType(loc, v, "STRING") && !strings.HasPrefix(v.(string), "arn:") {
-			c.schema(loc, "Value is not a valid resource ARN")
+		if v := s.obj["Resource"]; c.expectType(loc, v, "STRING") {
+			res := v.(string)
+			if !strings.HasPrefix(res, "arn:") {
+				c.schema(loc, "Value is not a valid resource ARN")
+			}
+			if c.express {
+				c.expressResource(loc, res)
+			}
 		}
 	}
 	c.onlyOne(s.obj, child(s.loc, "TimeoutSeconds"), "TimeoutSeconds", "TimeoutSecondsPath")

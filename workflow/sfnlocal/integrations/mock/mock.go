@@ -123,7 +123,8 @@ func (m *Mock) Invoke(_ context.Context, call task.Call) (json.RawMessage, error
 	return append(json.RawMessage(nil), a.result...), nil
 }
 
-// Forget drops the invocation counts of an execution that ended.
+// Forget drops the invocation counts of an execution that ended; the
+// Router calls it when the engine reports the end.
 func (m *Mock) Forget(executionARN string) {
 	if m == nil {
 		return
