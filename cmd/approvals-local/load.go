@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
@@ -29,16 +30,24 @@ const (
 // runLoad pauses n executions on approvals, then clicks every approval at
 // once, spread by Slack over two bot processes, and reports ack latency,
 // time to resume everything, message-update pacing and the bots' memory.
-func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
+func runLoad(ctx context.Context, n, ddbNice int, logs, out io.Writer) error {
 	bin, err := buildBot(ctx)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(filepath.Dir(bin))
 
+	// DynamoDB runs on other machines in production; at a lower CPU priority
+	// here, DynamoDB Local does not take the two bots' CPU.
+	ddb, err := dynamolocal.StartWith(ctx, dynamolocal.Options{Nice: ddbNice})
+	if err != nil {
+		return err
+	}
+	defer ddb.Close()
 	stack, err := devstack.Start(ctx, devstack.Options{
-		Replicas: -1,
-		Logs:     logs,
+		DynamoDBEndpoint: ddb.Endpoint(),
+		Replicas:         -1,
+		Logs:             logs,
 		Slack: fakeslack.Options{
 			RateLimits: map[string]fakeslack.RateLimit{"chat.update": {Burst: slackUpdatesPerSec, Per: time.Second}},
 		},
@@ -170,7 +179,7 @@ func runLoad(ctx context.Context, n int, logs, out io.Writer) error {
 	bots = nil
 
 	fmt.Fprintf(out, `
-Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoDB Local on loopback
+Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoDB Local (nice %d) on loopback
   requests stored and posted      %s (notifier, 8 at a time)
   clicks sent by the fake Slack    %s
   ack latency                     p50 %s  p99 %s  max %s
@@ -181,7 +190,7 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
   bot RSS idle                    %s
   bot RSS after the burst         %s
   SIGTERM to both bots exited     %s
-`, n, n, loadReplicas, requested.Round(time.Millisecond), sent.Round(time.Millisecond),
+`, n, n, loadReplicas, ddbNice, requested.Round(time.Millisecond), sent.Round(time.Millisecond),
 		pct(latencies, 50), pct(latencies, 99), latencies[len(latencies)-1].Round(100*time.Microsecond),
 		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
 		updated.Round(time.Millisecond), slackUpdatesPerSec, updateCalls, n,

@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	load := flags.Int("load", 0, "run the load benchmark with this many approvals and clicks instead of the demo")
 	logPath := flags.String("logs", "", "write every component's JSON logs to this file")
+	ddbNice := flags.Int("ddb-nice", 15, "with -load: CPU priority (nice) of DynamoDB Local, which stands in for a service on other machines; 0 for equal priority")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		logs = f
 	}
 	if *load > 0 {
-		return runLoad(ctx, *load, logs, stdout)
+		return runLoad(ctx, *load, *ddbNice, logs, stdout)
 	}
 	return runDemo(ctx, logs, stdout)
 }

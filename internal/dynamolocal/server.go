@@ -40,6 +40,10 @@ type Options struct {
 	// DBPath keeps the data in this directory across restarts. Empty means
 	// in memory.
 	DBPath string
+	// Nice, when positive, runs the JVM at that lower CPU priority (nice
+	// -n): load runs use it so DynamoDB Local, standing in for a service
+	// on other machines, does not take the CPU of the processes measured.
+	Nice int
 }
 
 // Server is a running DynamoDB Local process. It listens on a free port.
@@ -97,7 +101,7 @@ func StartWith(ctx context.Context, opts Options) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := launch(ctx, java, dir, port, args)
+		s, err := launch(ctx, command(java, opts.Nice), dir, port, args)
 		if errors.Is(err, errPortInUse) && attempt < launchAttempts {
 			continue
 		}
@@ -133,15 +137,24 @@ func (s *Server) stop() error {
 	return nil
 }
 
-// launch starts java on port and waits until it answers.
-func launch(ctx context.Context, java, dir string, port int, args []string) (*Server, error) {
+// command is how to run java: as it is, or under nice.
+func command(java string, nice int) []string {
+	if nice > 0 {
+		return []string{"nice", "-n", strconv.Itoa(nice), java}
+	}
+	return []string{java}
+}
+
+// launch starts java (the command line that runs it) on port and waits
+// until it answers.
+func launch(ctx context.Context, java []string, dir string, port int, args []string) (*Server, error) {
 	args = append([]string{
 		"-Djava.library.path=" + filepath.Join(dir, "DynamoDBLocal_lib"),
 		"-jar", filepath.Join(dir, "DynamoDBLocal.jar"),
 		"-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port),
 	}, args...)
 	// Not CommandContext: the server outlives the start-up context.
-	cmd := exec.Command(java, args...)
+	cmd := exec.Command(java[0], append(java[1:], args...)...)
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = procAttr()

@@ -1,9 +1,12 @@
 package dynamolocal
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,7 +101,7 @@ func TestLaunchReportsPortInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	s, err := launch(t.Context(), java, dir, l.Addr().(*net.TCPAddr).Port, []string{"-inMemory"})
+	s, err := launch(t.Context(), []string{java}, dir, l.Addr().(*net.TCPAddr).Port, []string{"-inMemory"})
 	if err == nil {
 		s.Close()
 	}
@@ -117,4 +120,23 @@ func start(t *testing.T, opts Options) *Server {
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+func TestNiceLowersTheJVMsPriority(t *testing.T) {
+	t.Parallel()
+	s, err := StartWith(t.Context(), Options{Nice: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Field 19 of /proc/PID/stat is the nice value; fields after the
+	// parenthesised command name are space separated.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
+	if got := fields[16]; got != "10" {
+		t.Errorf("nice = %s, want 10", got)
+	}
 }
