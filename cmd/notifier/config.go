@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"time"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/sfnapprovals/approvals/internal/awslocal"
 )
 
 // config is everything the notifier reads from its environment, read once
@@ -63,20 +64,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if endpoint == "" {
 		endpoint = getenv("AWS_ENDPOINT_URL")
 	}
-	c.LocalDynamoDB = isLoopback(endpoint)
+	c.LocalDynamoDB = awslocal.IsLoopback(endpoint)
 	return c, nil
-}
-
-// isLoopback reports whether rawURL names a host on this machine.
-func isLoopback(rawURL string) bool {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
