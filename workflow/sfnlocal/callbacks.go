@@ -7,6 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"sync"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // SendTaskSuccessInput is SendTaskSuccess's request.
@@ -92,7 +94,7 @@ func (e *Engine) SendTaskSuccess(ctx context.Context, in SendTaskSuccessInput) e
 	if derr != nil {
 		return apiErrorf(CodeInvalidOutput, "Invalid Output: '%v'", derr)
 	}
-	return r.callback(func() { r.succeedLocked(result, encodeJSON(result)) })
+	return r.callback(func() { r.succeedLocked(result, jsonvalue.Encode(result)) })
 }
 
 // SendTaskFailure fails the task waiting on a token with error and cause,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonpath"
 )
 
@@ -130,7 +131,7 @@ func compare(op string, v, operand any) bool {
 	case "IsNull":
 		return (v == nil) == (operand == true)
 	case "IsNumeric":
-		_, ok := number(v)
+		_, ok := jsonvalue.Float(v)
 		return ok == (operand == true)
 	case "IsString":
 		_, ok := v.(string)
@@ -161,8 +162,8 @@ func compare(op string, v, operand any) bool {
 		c = strings.Compare(a, b)
 		op = strings.TrimPrefix(op, "String")
 	case strings.HasPrefix(op, "Numeric"):
-		a, ok1 := number(v)
-		b, ok2 := number(operand)
+		a, ok1 := jsonvalue.Float(v)
+		b, ok2 := jsonvalue.Float(operand)
 		if !ok1 || !ok2 {
 			return false
 		}

@@ -1,6 +1,10 @@
 package sfnlocal
 
-import "time"
+import (
+	"time"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
 
 // isoTime formats a time as the context object and JSONata do.
 func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
@@ -22,18 +26,18 @@ func (t *thread) contextObject() map[string]any {
 			"Name":         x.name,
 			"RoleArn":      x.roleArn,
 			"StartTime":    isoTime(x.start),
-			"RedriveCount": jsonInt(0),
+			"RedriveCount": jsonvalue.Int(0),
 		},
 		"StateMachine": map[string]any{"Id": x.m.arn, "Name": x.m.name},
 	}
 	if t.st != nil {
-		c["State"] = map[string]any{"EnteredTime": isoTime(t.entered), "Name": t.st.name, "RetryCount": jsonInt(int64(t.retryCount))}
+		c["State"] = map[string]any{"EnteredTime": isoTime(t.entered), "Name": t.st.name, "RetryCount": jsonvalue.Int(int64(t.retryCount))}
 	}
 	if t.token != "" {
 		c["Task"] = map[string]any{"Token": t.token}
 	}
 	if t.item != nil {
-		item := map[string]any{"Index": jsonInt(int64(t.item.index)), "Value": t.item.value}
+		item := map[string]any{"Index": jsonvalue.Int(int64(t.item.index)), "Value": t.item.value}
 		if t.item.key != nil {
 			item["Key"] = *t.item.key
 		}

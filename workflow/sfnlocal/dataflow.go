@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/intrinsics"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonpath"
@@ -48,11 +49,11 @@ func (t *thread) evalError(err error, input any) *stateError {
 	var fe *jsonpath.FieldError
 	var nm *jsonpath.NoMatchError
 	if errors.As(err, &fe) && errors.As(err, &nm) {
-		return t.runtimef("The JSONPath '%s' specified for the field '%s' could not be found in the input '%s'", fe.Value, fe.Field, encodeJSON(input))
+		return t.runtimef("The JSONPath '%s' specified for the field '%s' could not be found in the input '%s'", fe.Value, fe.Field, jsonvalue.Encode(input))
 	}
 	var rp *jsonpath.ResultPathError
 	if errors.As(err, &rp) {
-		return &stateError{Name: errResultPathMatchFailure, Cause: fmt.Sprintf("Unable to apply step \"%s\" to input %s", rp.Path, encodeJSON(input))}
+		return &stateError{Name: errResultPathMatchFailure, Cause: fmt.Sprintf("Unable to apply step \"%s\" to input %s", rp.Path, jsonvalue.Encode(input))}
 	}
 	return t.runtimef("%v", err)
 }
@@ -94,7 +95,7 @@ func (t *thread) resultPath(p optPath, input, result any) (any, *stateError) {
 	out, err := jsonpath.Set(input, p.path, result)
 	if err != nil {
 		return nil, &stateError{Name: errResultPathMatchFailure,
-			Cause: fmt.Sprintf("Unable to apply ResultPath \"%s\" to input \"%s\"", p.path, encodeJSON(input))}
+			Cause: fmt.Sprintf("Unable to apply ResultPath \"%s\" to input \"%s\"", p.path, jsonvalue.Encode(input))}
 	}
 	return out, nil
 }

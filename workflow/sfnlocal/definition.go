@@ -1,6 +1,10 @@
 package sfnlocal
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
 
 // Query languages.
 const (
@@ -286,16 +290,16 @@ func asList(v any) []map[string]any {
 
 func parseRetrier(m map[string]any) *retrier {
 	r := &retrier{errorEquals: getStrings(m["ErrorEquals"]), interval: 1, maxAttempts: 3, backoff: 2}
-	if f, ok := number(m["IntervalSeconds"]); ok {
+	if f, ok := jsonvalue.Float(m["IntervalSeconds"]); ok {
 		r.interval = f
 	}
 	if n, ok := integer(m["MaxAttempts"]); ok {
 		r.maxAttempts = n
 	}
-	if f, ok := number(m["BackoffRate"]); ok {
+	if f, ok := jsonvalue.Float(m["BackoffRate"]); ok {
 		r.backoff = f
 	}
-	if f, ok := number(m["MaxDelaySeconds"]); ok {
+	if f, ok := jsonvalue.Float(m["MaxDelaySeconds"]); ok {
 		r.maxDelay = f
 	}
 	r.jitterFull = m["JitterStrategy"] == "FULL"

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Execution statuses.
@@ -235,7 +237,7 @@ func (x *execution) finish(out any, serr *stateError) {
 		x.status, x.errName, x.cause = StatusFailed, serr.Name, serr.Cause
 		x.appendLocked(EventExecutionFailed, prev, &ErrorEventDetails{Error: serr.Name, Cause: serr.Cause})
 	} else {
-		x.status, x.output = StatusSucceeded, encodeJSON(out)
+		x.status, x.output = StatusSucceeded, jsonvalue.Encode(out)
 		x.appendLocked(EventExecutionSucceeded, prev, &ExecutionSucceededEventDetails{Output: x.output, OutputDetails: notTruncated})
 	}
 	x.closeLocked()

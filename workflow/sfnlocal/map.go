@@ -1,6 +1,10 @@
 package sfnlocal
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
 
 // inlineMapConcurrency is AWS's cap on concurrent inline Map iterations;
 // distributedMapConcurrency bounds the local engine's child runs.
@@ -90,7 +94,7 @@ func (t *thread) mapItems() ([]any, any, *stateError) {
 		}
 		items, ok := v.([]any)
 		if !ok {
-			return nil, nil, &stateError{Name: errQueryEvaluation, Cause: fmt.Sprintf("The Items field must evaluate to a JSON array, not %s", typeName(v))}
+			return nil, nil, &stateError{Name: errQueryEvaluation, Cause: fmt.Sprintf("The Items field must evaluate to a JSON array, not %s", jsonvalue.TypeName(v))}
 		}
 		return items, t.input, nil
 	}
@@ -104,7 +108,7 @@ func (t *thread) mapItems() ([]any, any, *stateError) {
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, nil, t.runtimef("Item selector '%s' must point to a JSON array, but it points to %s", orDollar(st.itemsPath.path), typeName(v))
+		return nil, nil, t.runtimef("Item selector '%s' must point to a JSON array, but it points to %s", orDollar(st.itemsPath.path), jsonvalue.TypeName(v))
 	}
 	return items, in, nil
 }
@@ -149,9 +153,9 @@ func (t *thread) mapNumber(name string, f field, path string, in any) (float64, 
 	default:
 		return -1, nil
 	}
-	n, ok := number(v)
+	n, ok := jsonvalue.Float(v)
 	if !ok || n < 0 {
-		return 0, t.runtimef("The %s value %s is not a non-negative number", name, encodeJSON(v))
+		return 0, t.runtimef("The %s value %s is not a non-negative number", name, jsonvalue.Encode(v))
 	}
 	return n, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/intrinsics"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata"
 )
@@ -103,7 +104,7 @@ func (t *thread) failField(name string, f field, path string) (string, *stateErr
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", t.runtimef("The value of the field '%s' must be a string, not %s", name, typeName(v))
+		return "", t.runtimef("The value of the field '%s' must be a string, not %s", name, jsonvalue.TypeName(v))
 	}
 	return s, nil
 }
@@ -131,7 +132,7 @@ func (t *thread) runChoice() flow {
 			}
 			b, isBool := v.(bool)
 			if !isBool {
-				return t.fail(&stateError{Name: errQueryEvaluation, Cause: fmt.Sprintf("The Condition of choice %d returned %s, not a boolean", i, typeName(v))})
+				return t.fail(&stateError{Name: errQueryEvaluation, Cause: fmt.Sprintf("The Condition of choice %d returned %s, not a boolean", i, jsonvalue.TypeName(v))})
 			}
 			ok = b
 		} else {
@@ -242,13 +243,13 @@ func (t *thread) waitUntil() (time.Time, *stateError) {
 	if secs != nil {
 		n, ok := integer(secs)
 		if !ok || n < 0 {
-			return now, t.runtimef("The Seconds value %s is not a non-negative integer", encodeJSON(secs))
+			return now, t.runtimef("The Seconds value %s is not a non-negative integer", jsonvalue.Encode(secs))
 		}
 		return now.Add(time.Duration(n) * time.Second), nil
 	}
 	ts, ok := timestamp(stamp)
 	if !ok {
-		return now, t.runtimef("The Timestamp value %s is not an RFC 3339 timestamp", encodeJSON(stamp))
+		return now, t.runtimef("The Timestamp value %s is not an RFC 3339 timestamp", jsonvalue.Encode(stamp))
 	}
 	return ts, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 )
 
@@ -76,7 +77,7 @@ func (t *thread) runTask() flow {
 
 	run := &taskRun{t: t, token: t.token, lambda: isLambdaFunction(st.resource)}
 	run.resType, run.resName = resourceParts(st.resource)
-	paramText := encodeJSON(params)
+	paramText := jsonvalue.Encode(params)
 	var tos, hbs *int64
 	if timeout > 0 {
 		tos = &timeout
@@ -161,7 +162,7 @@ func (t *thread) taskTimeouts() (timeout, heartbeat int64, serr *stateError) {
 		}
 		n, ok := integer(v)
 		if !ok || n <= 0 {
-			return 0, t.runtimef("The %s value %s is not a positive integer", name, encodeJSON(v))
+			return 0, t.runtimef("The %s value %s is not a positive integer", name, jsonvalue.Encode(v))
 		}
 		return n, nil
 	}
@@ -200,11 +201,11 @@ func (r *taskRun) invoked(out []byte, err error) {
 		return
 	}
 	if r.token == "" {
-		r.succeedLocked(result, encodeJSON(result))
+		r.succeedLocked(result, jsonvalue.Encode(result))
 		return
 	}
 	r.submitted = true
-	r.t.recordLocked(EventTaskSubmitted, &TaskOutputEventDetails{ResourceType: r.resType, Resource: r.resName, Output: encodeJSON(result), OutputDetails: notTruncated})
+	r.t.recordLocked(EventTaskSubmitted, &TaskOutputEventDetails{ResourceType: r.resType, Resource: r.resName, Output: jsonvalue.Encode(result), OutputDetails: notTruncated})
 	if r.early != nil {
 		r.early()
 	}

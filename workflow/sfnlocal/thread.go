@@ -3,6 +3,8 @@ package sfnlocal
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // thread runs one sequence of states: an execution's top level, a
@@ -87,7 +89,7 @@ func (t *thread) resume(step func() flow) {
 func (t *thread) enter() {
 	t.entered = t.x.e.clock.Now()
 	t.retries, t.retryCount, t.token = nil, 0, ""
-	t.enteredID = t.record(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: encodeJSON(t.input), InputDetails: notTruncated})
+	t.enteredID = t.record(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: jsonvalue.Encode(t.input), InputDetails: notTruncated})
 }
 
 // record appends an event to the execution's history, chained to the
@@ -145,11 +147,11 @@ func (t *thread) abortLocked() {
 
 // exit records the state's exit and moves to next, or ends the thread.
 func (t *thread) exit(output any, assigned map[string]any, next string) flow {
-	d := &StateExitedEventDetails{Name: t.st.name, Output: encodeJSON(output), OutputDetails: notTruncated}
+	d := &StateExitedEventDetails{Name: t.st.name, Output: jsonvalue.Encode(output), OutputDetails: notTruncated}
 	if len(assigned) > 0 {
 		d.AssignedVariables = make(map[string]string, len(assigned))
 		for k, v := range assigned {
-			d.AssignedVariables[k] = encodeJSON(v)
+			d.AssignedVariables[k] = jsonvalue.Encode(v)
 		}
 		d.AssignedVariablesDetails = notTruncated
 	}

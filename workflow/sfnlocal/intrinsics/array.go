@@ -1,6 +1,10 @@
 package intrinsics
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
 
 const maxRangeItems = 1000
 
@@ -11,7 +15,7 @@ func array(args []any, _ []node) (any, error) {
 func arrayArg(fn string, v any) ([]any, error) {
 	a, ok := v.([]any)
 	if !ok {
-		return nil, invalid(fn, "expected an array, got "+kind(v))
+		return nil, invalid(fn, "expected an array, got "+jsonvalue.TypeName(v))
 	}
 	return a, nil
 }
@@ -53,13 +57,13 @@ func arrayContains(args []any, _ []node) (any, error) {
 // string matches a number or boolean with the same text ("true" == true).
 func containsEqual(a, b any) bool {
 	if s, ok := a.(string); ok {
-		if k := kind(b); k == "number" || k == "boolean" {
-			return s == toJSON(b)
+		if k := jsonvalue.TypeName(b); k == "number" || k == "boolean" {
+			return s == jsonvalue.Encode(b)
 		}
 	}
 	if s, ok := b.(string); ok {
-		if k := kind(a); k == "number" || k == "boolean" {
-			return s == toJSON(a)
+		if k := jsonvalue.TypeName(a); k == "number" || k == "boolean" {
+			return s == jsonvalue.Encode(a)
 		}
 	}
 	return key(a) == key(b)
@@ -90,7 +94,7 @@ func arrayRange(args []any, _ []node) (any, error) {
 	}
 	out := make([]any, count)
 	for i := range out {
-		out[i] = num(start + int64(i)*step)
+		out[i] = jsonvalue.Int(start + int64(i)*step)
 	}
 	return out, nil
 }
@@ -119,7 +123,7 @@ func arrayLength(args []any, _ []node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return num(int64(len(a))), nil
+	return jsonvalue.Int(int64(len(a))), nil
 }
 
 func arrayUnique(args []any, _ []node) (any, error) {

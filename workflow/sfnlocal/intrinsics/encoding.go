@@ -11,6 +11,8 @@ import (
 	"hash"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // maxEncodeChars is AWS's input limit for Base64Encode, Base64Decode and
@@ -28,7 +30,7 @@ var hashes = map[string]func() hash.Hash{
 func limitedString(fn string, v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", invalid(fn, "expected a string, got "+kind(v))
+		return "", invalid(fn, "expected a string, got "+jsonvalue.TypeName(v))
 	}
 	if n := len(utf16.Encode([]rune(s))); n > maxEncodeChars {
 		return "", invalid(fn, fmt.Sprintf("the input has %d characters, more than %d", n, maxEncodeChars))
@@ -88,7 +90,7 @@ func hashFn(args []any, _ []node) (any, error) {
 	const fn = "States.Hash"
 	data := args[0]
 	if _, ok := data.(string); !ok {
-		data = toJSON(data) // AWS hashes other values as their JSON text
+		data = jsonvalue.Encode(data) // AWS hashes other values as their JSON text
 	}
 	s, err := limitedString(fn, data)
 	if err != nil {
@@ -97,7 +99,7 @@ func hashFn(args []any, _ []node) (any, error) {
 	alg, _ := args[1].(string)
 	newHash, ok := hashes[alg]
 	if !ok {
-		return nil, invalid(fn, fmt.Sprintf("unsupported algorithm %s; use MD5, SHA-1, SHA-256, SHA-384 or SHA-512", toJSON(args[1])))
+		return nil, invalid(fn, fmt.Sprintf("unsupported algorithm %s; use MD5, SHA-1, SHA-256, SHA-384 or SHA-512", jsonvalue.Encode(args[1])))
 	}
 	h := newHash()
 	h.Write([]byte(s))

@@ -3,6 +3,8 @@ package intrinsics
 import (
 	"strconv"
 	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonpath"
 )
 
 // function is one States.* intrinsic: its accepted argument counts and its
@@ -44,14 +46,34 @@ func IsCall(s string) bool {
 	return strings.HasPrefix(s, "States.") && strings.Contains(s, "(") && strings.HasSuffix(s, ")")
 }
 
-// Validate parses expr and checks function names and argument counts, as
-// the static validator needs it. The error is an *Error.
+// Validate parses expr and checks function names, the syntax of path
+// arguments and argument counts, as the static validator needs it. The
+// error is an *Error: ErrIntrinsicFailure for malformed syntax, reported
+// before ErrRuntime for a wrong argument count.
 func Validate(expr string) error {
 	n, err := parseExpr(expr)
 	if err != nil {
 		return err
 	}
+	if err := checkPaths(expr, n); err != nil {
+		return err
+	}
 	return checkArity(n)
+}
+
+// checkPaths checks the path arguments, which Eval leaves to its resolver.
+func checkPaths(expr string, n node) error {
+	if n.path != "" {
+		if err := jsonpath.Validate(n.path, false); err != nil {
+			return syntaxError(strings.TrimSpace(expr), err.Error())
+		}
+	}
+	for _, a := range n.args {
+		if err := checkPaths(expr, a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func checkArity(n node) error {

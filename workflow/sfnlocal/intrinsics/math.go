@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // mathAdd rounds each operand like Java's Math.round and requires operands
@@ -12,9 +14,9 @@ func mathAdd(args []any, _ []node) (any, error) {
 	const fn = "States.MathAdd"
 	var sum int64
 	for _, a := range args {
-		f, ok := toFloat(a)
+		f, ok := jsonvalue.Float(a)
 		if !ok {
-			return nil, invalid(fn, "expected a number, got "+kind(a))
+			return nil, invalid(fn, "expected a number, got "+jsonvalue.TypeName(a))
 		}
 		r := javaRound(f)
 		if r < math.MinInt32 || r > math.MaxInt32 {
@@ -25,7 +27,7 @@ func mathAdd(args []any, _ []node) (any, error) {
 	if sum < math.MinInt32 || sum > math.MaxInt32 {
 		return nil, invalid(fn, fmt.Sprintf("the sum %d does not fit in a 32-bit integer", sum))
 	}
-	return num(sum), nil
+	return jsonvalue.Int(sum), nil
 }
 
 // mathRandom returns an integer in [start, end). With a seed it draws from
@@ -45,14 +47,14 @@ func mathRandom(args []any, _ []node) (any, error) {
 		return nil, invalid(fn, fmt.Sprintf("start %d must be less than end %d", start, end))
 	}
 	if len(args) == 2 {
-		return num(start + rand.Int64N(bound)), nil
+		return jsonvalue.Int(start + rand.Int64N(bound)), nil
 	}
-	f, ok := toFloat(args[2])
+	f, ok := jsonvalue.Float(args[2])
 	if !ok {
-		return nil, invalid(fn, "the seed must be a number, got "+kind(args[2]))
+		return nil, invalid(fn, "the seed must be a number, got "+jsonvalue.TypeName(args[2]))
 	}
 	seed := int64(max(min(math.Trunc(f), math.MaxInt64), math.MinInt64))
-	return num(start + int64(newJavaRandom(seed).nextInt(int32(bound)))), nil
+	return jsonvalue.Int(start + int64(newJavaRandom(seed).nextInt(int32(bound)))), nil
 }
 
 // javaRandom is java.util.Random's linear congruential generator.

@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 func format(args []any, nodes []node) (any, error) {
 	const fn = "States.Format"
 	tmpl, ok := args[0].(string)
 	if !ok {
-		return nil, invalid(fn, "the template must be a string, got "+kind(args[0]))
+		return nil, invalid(fn, "the template must be a string, got "+jsonvalue.TypeName(args[0]))
 	}
 	raw, escapes := tmpl, false
 	if nodes[0].isStr {
@@ -34,7 +36,7 @@ func format(args []any, nodes []node) (any, error) {
 			if s, ok := args[next].(string); ok {
 				b.WriteString(s)
 			} else {
-				b.WriteString(toJSON(args[next]))
+				b.WriteString(jsonvalue.Encode(args[next]))
 			}
 			next++
 		case c == '{' || c == '}':
@@ -53,7 +55,7 @@ func stringToJSON(args []any, _ []node) (any, error) {
 	const fn = "States.StringToJson"
 	s, ok := args[0].(string)
 	if !ok {
-		return nil, invalid(fn, "expected a string, got "+kind(args[0]))
+		return nil, invalid(fn, "expected a string, got "+jsonvalue.TypeName(args[0]))
 	}
 	if strings.TrimSpace(s) == "" {
 		return nil, nil // AWS returns null for an empty string
@@ -71,7 +73,7 @@ func stringToJSON(args []any, _ []node) (any, error) {
 }
 
 func jsonToString(args []any, _ []node) (any, error) {
-	return toJSON(args[0]), nil
+	return jsonvalue.Encode(args[0]), nil
 }
 
 func jsonMerge(args []any, _ []node) (any, error) {
@@ -79,7 +81,7 @@ func jsonMerge(args []any, _ []node) (any, error) {
 	a, ok := args[0].(map[string]any)
 	b, ok2 := args[1].(map[string]any)
 	if !ok || !ok2 {
-		return nil, invalid(fn, fmt.Sprintf("expected two objects, got %s and %s", kind(args[0]), kind(args[1])))
+		return nil, invalid(fn, fmt.Sprintf("expected two objects, got %s and %s", jsonvalue.TypeName(args[0]), jsonvalue.TypeName(args[1])))
 	}
 	if args[2] == true {
 		return nil, invalid(fn, "deep merging is not supported; the third argument must be false")
@@ -101,7 +103,7 @@ func stringSplit(args []any, _ []node) (any, error) {
 	s, ok := args[0].(string)
 	d, ok2 := args[1].(string)
 	if !ok || !ok2 {
-		return nil, invalid(fn, fmt.Sprintf("expected two strings, got %s and %s", kind(args[0]), kind(args[1])))
+		return nil, invalid(fn, fmt.Sprintf("expected two strings, got %s and %s", jsonvalue.TypeName(args[0]), jsonvalue.TypeName(args[1])))
 	}
 	out := []any{}
 	for _, t := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(d, r) }) {

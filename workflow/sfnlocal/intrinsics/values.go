@@ -1,29 +1,14 @@
 package intrinsics
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"math/big"
 	"sort"
 	"strconv"
 	"strings"
-)
 
-func toFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(n), 64)
-		return f, err == nil || math.IsInf(f, 0)
-	case float64:
-		return n, true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	}
-	return 0, false
-}
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
 
 // javaInt converts like Java's (int) cast of a double: truncation toward
 // zero, saturating at the int32 bounds.
@@ -38,24 +23,11 @@ func javaInt(f float64) int64 {
 func javaRound(f float64) float64 { return math.Floor(f + 0.5) }
 
 func intArg(fn string, v any) (int64, error) {
-	f, ok := toFloat(v)
+	f, ok := jsonvalue.Float(v)
 	if !ok {
-		return 0, invalid(fn, "expected a number, got "+kind(v))
+		return 0, invalid(fn, "expected a number, got "+jsonvalue.TypeName(v))
 	}
 	return javaInt(f), nil
-}
-
-func num(i int64) json.Number { return json.Number(strconv.FormatInt(i, 10)) }
-
-// toJSON renders v as compact JSON text, without HTML escaping.
-func toJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return ""
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // key is a canonical text for v, equal for equal JSON values (numbers by
@@ -90,33 +62,14 @@ func writeKey(b *strings.Builder, v any) {
 		}
 		b.WriteByte('}')
 	default:
-		if f, ok := toFloat(v); ok {
-			if r, ok := new(big.Rat).SetString(toJSON(v)); ok {
+		if f, ok := jsonvalue.Float(v); ok {
+			if r, ok := new(big.Rat).SetString(jsonvalue.Encode(v)); ok {
 				b.WriteString("n" + r.RatString())
 				return
 			}
 			b.WriteString("n" + strconv.FormatFloat(f, 'g', -1, 64))
 			return
 		}
-		b.WriteString(toJSON(v))
+		b.WriteString(jsonvalue.Encode(v))
 	}
-}
-
-func kind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case nil:
-		return "null"
-	}
-	if _, ok := toFloat(v); ok {
-		return "number"
-	}
-	return "unknown"
 }

@@ -27,7 +27,7 @@ func Validate(path string, reference bool) error {
 		}
 		return nil
 	}
-	_, rest, err := split(path)
+	_, rest, err := Split(path)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func Validate(path string, reference bool) error {
 // "$$..." reads context, "$name..." reads the variable name from vars, and
 // "$", "$." or "$[" read input. An undefined variable is a *NoMatchError.
 func Resolve(path string, input, context any, vars map[string]any) (any, error) {
-	name, rest, err := split(path)
+	name, rest, err := Split(path)
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +69,11 @@ func Resolve(path string, input, context any, vars map[string]any) (any, error) 
 	return v, err
 }
 
-// split returns the source of a path ("" for input, "$" for the context
-// object, otherwise a variable name) and the path relative to it.
-func split(path string) (source, rest string, err error) {
+// Split returns the document a path reads ("" for the state input, "$" for
+// the context object, otherwise a variable name) and the path relative to
+// that document, which starts with "$". It checks only the prefix; a
+// malformed prefix is a *SyntaxError.
+func Split(path string) (source, rest string, err error) {
 	switch {
 	case strings.HasPrefix(path, "$$"):
 		return "$", path[1:], nil
@@ -82,7 +84,7 @@ func split(path string) (source, rest string, err error) {
 	}
 	end := 1
 	for i, r := range path[1:] {
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)) {
 			break
 		}
 		end = 1 + i + len(string(r))
