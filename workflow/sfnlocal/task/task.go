@@ -43,9 +43,11 @@ type Integration interface {
 	Supports(resource string) bool
 	// Invoke runs one attempt and returns its JSON result: for
 	// .waitForTaskToken resources the integration's own response (recorded
-	// as TaskSubmitted), otherwise the state's result. A failure is a
-	// *Failure; any other error is reported as States.TaskFailed... no:
-	// as a *Failure with Error "States.Runtime" by the engine.
+	// as TaskSubmitted), otherwise the state's result. A task failure is a
+	// *Failure, which Retry and Catch match by name; integrations map their
+	// service's errors to AWS's names (Lambda.ServiceException, …). Any
+	// other error is a bug or an unexpected condition: the engine records
+	// it as States.Runtime, which no Catch matches.
 	Invoke(ctx context.Context, call Call) (json.RawMessage, error)
 }
 
