@@ -75,7 +75,11 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 			b.tell(ctx, to, textTransient, log)
 			return
 		}
-		log.Info("decided", zap.String("decision", string(d.Action)), zap.String("status", string(a.Status)))
+		recorded := d
+		if a.Decision != nil {
+			recorded = *a.Decision
+		}
+		log.Info("decided", zap.String("decision", string(recorded.Action)), zap.String("decided_by", recorded.DecidedBy), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))

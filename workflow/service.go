@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -79,6 +80,9 @@ const (
 	// executionMaxAge is Step Functions' one-year limit: without a timeout
 	// a task waits at most that long.
 	executionMaxAge = 365 * 24 * time.Hour
+	// listAll reads a whole queue (the store pages through it): the
+	// sweeper must see every overdue approval, not the oldest thousand.
+	listAll = math.MaxInt32
 )
 
 // NewService returns a Service. resumer and directory may be nil for
@@ -116,7 +120,7 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		StateName:       r.StateName,
 		Channel:         r.Channel,
 		ThreadTS:        r.ThreadTS,
-		Approvers:       slices.Compact(slices.Clone(r.Approvers)),
+		Approvers:       unique(r.Approvers),
 		RequestedBy:     r.RequestedBy,
 		Title:           r.Title,
 		Summary:         r.Summary,
@@ -138,6 +142,19 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		return Approval{}, false, fmt.Errorf("store approval: %w", err)
 	}
 	return a, created, nil
+}
+
+// unique returns ids without repeats, in their first order.
+func unique(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // RecordMessage records where the request message for the approval was
@@ -213,7 +230,12 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, 
 		if err != nil {
 			return s.lost(ctx, a.ID, err)
 		}
-		return s.resume(ctx, claimed)
+		final, err := s.resume(ctx, claimed)
+		if err == nil && !sameChoice(*claimed.Decision, d) {
+			// The earlier decision was completed, not this one.
+			return final, conflict(final)
+		}
+		return final, err
 	}
 	if err := d.Validate(a); err != nil {
 		return a, err
@@ -224,6 +246,12 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, 
 		return s.lost(ctx, a.ID, err)
 	}
 	return s.resume(ctx, claimed)
+}
+
+// sameChoice reports whether d is the recorded decision again (the same
+// person making the same choice), as when a click is retried.
+func sameChoice(recorded, d Decision) bool {
+	return recorded.DecidedBy == d.DecidedBy && recorded.Action == d.Action && recorded.DraftIndex == d.DraftIndex
 }
 
 // lost turns a failed claim into the conflict the caller should see.
@@ -296,14 +324,20 @@ func expired(a Approval) error {
 	return &Error{Code: EEXPIRED, Message: "This approval has expired: the workflow stopped waiting for it.", Approval: &a}
 }
 
-// PendingFor lists the pending approvals user may decide, oldest first.
+// PendingFor lists the pending approvals user may decide, oldest first,
+// at most limit of them. Approvals past their deadline are left out: they
+// wait only for the sweeper to close them.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
-	all, err := s.store.List(ctx, QueuePending, 1000)
+	all, err := s.store.List(ctx, QueuePending, listAll)
 	if err != nil {
 		return nil, fmt.Errorf("list pending approvals: %w", err)
 	}
+	now := s.Now()
 	var mine []Approval
 	for _, a := range all {
+		if !a.Deadline.IsZero() && now.After(a.Deadline) {
+			continue
+		}
 		err := s.CanDecide(ctx, a, user)
 		switch {
 		case err == nil:
@@ -328,11 +362,12 @@ type RecoverReport struct {
 // Recover completes claims whose lease ran out (a process died between claim
 // and resume) and expires pending approvals past their deadline, so nothing
 // is left stuck and no live button outlives its task. Safe to run on every
-// replica at once.
+// replica at once. Each run reads the pending and claimed queues whole
+// (Queries on the sparse queue index, paged by the store).
 func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 	var rep RecoverReport
 	now := s.Now().UTC()
-	claimed, err := s.store.List(ctx, QueueClaimed, 100)
+	claimed, err := s.store.List(ctx, QueueClaimed, listAll)
 	if err != nil {
 		return rep, fmt.Errorf("list claimed approvals: %w", err)
 	}
@@ -353,7 +388,7 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 		}
 		rep.Resumed++
 	}
-	pending, err := s.store.List(ctx, QueuePending, 1000)
+	pending, err := s.store.List(ctx, QueuePending, listAll)
 	if err != nil {
 		return rep, fmt.Errorf("list pending approvals: %w", err)
 	}

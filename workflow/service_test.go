@@ -407,3 +407,44 @@ func TestPendingFor(t *testing.T) {
 		}
 	}
 }
+
+func TestTakeoverByAnotherClickCompletesTheFirstDecision(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.request(t, nil)
+	f.resumer.SetErr(errors.New("connection reset"))
+	_, _ = f.svc.Decide(context.Background(), a.ID, approve("U0123ABC"))
+	f.resumer.SetErr(nil)
+	f.advance(workflow.DefaultClaimLease)
+
+	reject := workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, DecidedBy: "U0GROUP1"}
+	got, err := f.svc.Decide(context.Background(), a.ID, reject)
+	if workflow.ErrorCode(err) != workflow.ECONFLICT || !strings.Contains(err.Error(), "already decided by U0123ABC") {
+		t.Fatalf("err = %v, want a conflict naming the first decider", err)
+	}
+	task, _ := f.resumer.Task(a.TaskToken.Reveal())
+	if got.Status != workflow.StatusDecided || task.Error != "" || !strings.Contains(task.Output, `"decidedBy":"U0123ABC"`) {
+		t.Errorf("status %s, task %+v: want the first decision (approve) resumed", got.Status, task)
+	}
+}
+
+func TestApproversAreDeduplicatedInOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.request(t, func(r *workflow.Request) { r.Approvers = []string{"U0B0000", "S0456DEF", "U0B0000", "U0A0000", "S0456DEF"} })
+	if got := fmt.Sprint(a.Approvers); got != "[U0B0000 S0456DEF U0A0000]" {
+		t.Errorf("approvers = %s", got)
+	}
+}
+
+func TestPendingForLeavesOutOverdueApprovals(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	overdue := f.request(t, func(r *workflow.Request) { r.TimeoutSeconds = 60 })
+	open := f.request(t, func(r *workflow.Request) { r.TimeoutSeconds = 3600 })
+	f.advance(2 * time.Minute)
+	got := must(f.svc.PendingFor(context.Background(), "U0123ABC", 20))
+	if len(got) != 1 || got[0].ID != open.ID {
+		t.Errorf("pending = %v, want only %s (not the overdue %s)", got, open.ID, overdue.ID)
+	}
+}
