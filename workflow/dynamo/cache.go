@@ -11,7 +11,9 @@ import (
 // item first: a decision's Claim, Finish and MessageSynced then cost one
 // write each instead of a read and a write. A stale entry costs nothing
 // more than the read it replaces: the version condition fails and DynamoDB
-// returns the current item. Entries are bounded; clearing any is safe.
+// returns the current item. Entries are bounded, and an approval that can
+// no longer change (final, message synced) is dropped, token and all;
+// clearing any entry is safe.
 type versions struct {
 	mu    sync.Mutex
 	items map[string]versioned
@@ -37,6 +39,10 @@ func (v *versions) get(id string) (workflow.Approval, int64, bool) {
 func (v *versions) put(a workflow.Approval, version int64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if a.Status.Final() && a.MessageSynced {
+		delete(v.items, a.ID)
+		return
+	}
 	if _, ok := v.items[a.ID]; !ok && len(v.items) >= v.max {
 		for id := range v.items { // drop an arbitrary tenth
 			delete(v.items, id)

@@ -52,3 +52,18 @@ func TestVersionsStayBounded(t *testing.T) {
 		t.Errorf("%d entries, want at most 100", n)
 	}
 }
+
+func TestVersionsForgetApprovalsThatCannotChange(t *testing.T) {
+	t.Parallel()
+	v := newVersions(10)
+	a := workflow.Approval{ID: "ap_1", Status: workflow.StatusDecided, MessageTS: "1.2"}
+	v.put(a, 3)
+	if _, _, ok := v.get(a.ID); !ok {
+		t.Fatal("a decided approval whose message is not synced yet must be remembered")
+	}
+	a.MessageSynced = true
+	v.put(a, 4)
+	if _, _, ok := v.get(a.ID); ok {
+		t.Error("a final, synced approval (and its token) is still held")
+	}
+}

@@ -42,7 +42,7 @@ var _ workflow.Store = (*Store)(nil)
 
 // New returns a Store on the table.
 func New(client ItemAPI, table string) *Store {
-	return &Store{client: client, table: table, pageSize: 100, versions: newVersions(10000)}
+	return &Store{client: client, table: table, pageSize: 100, versions: newVersions(2000)}
 }
 
 // Get returns the approval with the ID, read consistently. A missing
