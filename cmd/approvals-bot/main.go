@@ -73,9 +73,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	svc := workflow.NewService(
 		dynamo.New(ddb, cfg.Table),
 		stepfunctions.New(sfn.NewFromConfig(awsCfg)),
-		slackbot.NewDirectory(api, time.Minute),
+		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL),
 	)
-	svc.Retention = cfg.Retention
 
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/sfnapprovals/approvals/internal/awslocal"
+	"github.com/sfnapprovals/approvals/internal/logging"
 )
 
 // config is everything the notifier reads from its environment, read once
@@ -56,9 +57,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.Retention = d
 	}
 	if v := getenv("LOG_LEVEL"); v != "" {
-		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
-			return c, fmt.Errorf("LOG_LEVEL %q is not one of debug, info, warn, error", v)
+		level, err := logging.ParseLevel(v)
+		if err != nil {
+			return c, err
 		}
+		c.LogLevel = level
 	}
 	endpoint := getenv("AWS_ENDPOINT_URL_DYNAMODB")
 	if endpoint == "" {

@@ -28,8 +28,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
+	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -76,11 +76,7 @@ func run(ctx context.Context, getenv func(string) string, stderr io.Writer) erro
 // newHandler wires the DynamoDB store and the Slack poster into the
 // notifier handler. It makes no network calls.
 func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Handler, error) {
-	logger := zap.New(zapcore.NewCore(
-		zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()),
-		zapcore.Lock(zapcore.AddSync(stderr)),
-		cfg.LogLevel,
-	))
+	logger := logging.New(stderr, cfg.LogLevel)
 
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx,
 		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(outboundTimeout)))

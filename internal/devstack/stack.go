@@ -1,8 +1,9 @@
 // Package devstack runs the whole product on local parts: DynamoDB Local,
-// the fake Slack, the Step Functions callback double, the notifier handler
-// and any number of bot replicas, wired exactly as cmd/ wires them in
-// production. The local demo, the load benchmark and the end-to-end tests
-// are built on it.
+// the fake Slack, the Step Functions callback double (or the local engine),
+// the notifier handler and any number of bot replicas, built from the same
+// packages and constructors cmd/ uses, with settings from Options rather
+// than the environment (the binaries themselves are tested in cmd/). The
+// local demo, the load benchmark and the end-to-end tests are built on it.
 package devstack
 
 import (

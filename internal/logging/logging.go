@@ -4,6 +4,7 @@
 package logging
 
 import (
+	"fmt"
 	"io"
 
 	"go.uber.org/zap"
@@ -17,4 +18,19 @@ func New(w io.Writer, level zapcore.Level) *zap.Logger {
 	enc.EncodeTime = zapcore.RFC3339NanoTimeEncoder
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), level)
 	return zap.New(core, zap.ErrorOutput(zapcore.Lock(zapcore.AddSync(w))))
+}
+
+// ParseLevel reads a LOG_LEVEL value: debug, info, warn or error.
+func ParseLevel(s string) (zapcore.Level, error) {
+	switch s {
+	case "debug":
+		return zapcore.DebugLevel, nil
+	case "info":
+		return zapcore.InfoLevel, nil
+	case "warn":
+		return zapcore.WarnLevel, nil
+	case "error":
+		return zapcore.ErrorLevel, nil
+	}
+	return zapcore.InfoLevel, fmt.Errorf("LOG_LEVEL %q is not one of debug, info, warn, error", s)
 }

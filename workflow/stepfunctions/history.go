@@ -11,7 +11,7 @@ import (
 )
 
 // maxHistoryPages bounds a history read: an execution holds at most
-// 25,000 events, 25 pages of 1000.
+// 25,000 events, 25 pages of 1000; the margin covers smaller pages.
 const maxHistoryPages = 50
 
 // verdict is what the events read so far say about a candidate event.
