@@ -102,13 +102,19 @@ func (b *Bot) lookup(ctx context.Context, id string) (workflow.Approval, error) 
 	return b.approvals.Get(ctx, id)
 }
 
+// triggerBudget is how long after a click a modal may still be opened with
+// its trigger ID (Slack allows 3 s).
+const triggerBudget = 2800 * time.Millisecond
+
 // openModal handles Reject and Request changes: the modal opens only for
 // somebody who may decide a pending approval, within the click's 3-second
 // trigger window.
 func (b *Bot) openModal(ctx context.Context, c click) {
 	log := c.logger(b.log)
 	to := replyTo{user: c.user, channel: c.channel, thread: c.thread}
-	ctx2, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	// Slack refuses the trigger 3 s after the click: past that, trying is
+	// pointless, and failing early lets the person be told to click again.
+	ctx2, cancel := context.WithDeadline(ctx, c.at.Add(triggerBudget))
 	defer cancel()
 	a, err := b.approvals.Get(ctx2, c.approvalID)
 	switch {
