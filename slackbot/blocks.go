@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/slack-go/slack"
 
@@ -27,8 +26,8 @@ func (m Message) options() []slack.MsgOption {
 // is asked, who may decide, the deadline, and one button per possible
 // decision. Buttons carry the approval ID, never the task token.
 func RequestMessage(a workflow.Approval) Message {
-	blocks := bodyBlocks(a, nil)
-	blocks = append(blocks, contextBlock(a), actionsBlock(a))
+	tail := []slack.Block{contextBlock(a), actionsBlock(a)}
+	blocks := append(bodyBlocks(a, nil, maxBlocksLen-blocksLen(tail...)), tail...)
 	return Message{Text: "Approval requested: " + escape(a.Title), Blocks: blocks}
 }
 
@@ -39,12 +38,12 @@ func OutcomeMessage(a workflow.Approval) Message {
 	if !a.Status.Final() {
 		return RequestMessage(a)
 	}
-	blocks := bodyBlocks(a, chosenDraft(a))
-	blocks = append(blocks,
+	tail := []slack.Block{
 		slack.NewDividerBlock(),
 		slack.NewSectionBlock(mrkdwn(outcomeText(a)), nil, nil, slack.SectionBlockOptionBlockID("outcome")),
 		contextBlock(a),
-	)
+	}
+	blocks := append(bodyBlocks(a, chosenDraft(a), maxBlocksLen-blocksLen(tail...)), tail...)
 	return Message{Text: escape(a.Title) + ": " + ReplyText(a), Blocks: blocks}
 }
 
@@ -64,11 +63,11 @@ func ReplyText(a workflow.Approval) string {
 		return "Approved by " + by + "."
 	case workflow.ActionReject:
 		if reason := strings.TrimSpace(d.Text); reason != "" {
-			return "Rejected by " + by + ": " + escape(clip(reason, 300))
+			return "Rejected by " + by + ": " + fitEscaped(reason, 300)
 		}
 		return "Rejected by " + by + "."
 	case workflow.ActionRevise:
-		return "Changes requested by " + by + ": " + escape(clip(strings.ReplaceAll(d.Feedback(), "\n", " — "), 300))
+		return "Changes requested by " + by + ": " + fitEscaped(strings.ReplaceAll(d.Feedback(), "\n", " — "), 300)
 	case workflow.ActionSkip:
 		return "Skipped by " + by + "."
 	}
@@ -76,28 +75,51 @@ func ReplyText(a workflow.Approval) string {
 }
 
 // bodyBlocks are the title, summary, fields and drafts; chosen marks the
-// approved draft.
-func bodyBlocks(a workflow.Approval, chosen *int) []slack.Block {
-	blocks := []slack.Block{slack.NewHeaderBlock(plain(a.Title))}
-	if strings.TrimSpace(a.Summary) != "" {
-		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(a.Summary), nil, nil))
+// approved draft. Text is cut to Slack's limits, and the blocks to room
+// characters of JSON, with a note saying so.
+func bodyBlocks(a workflow.Approval, chosen *int, room int) []slack.Block {
+	hasSummary := strings.TrimSpace(a.Summary) != ""
+	var parts []part
+	if hasSummary {
+		parts = append(parts, part{text: a.Summary, max: maxSectionLen})
 	}
-	if len(a.Fields) > 0 {
-		fields := make([]*slack.TextBlockObject, 0, len(a.Fields))
-		for _, f := range a.Fields {
-			fields = append(fields, mrkdwn("*"+escape(f.Label)+"*\n"+f.Value))
-		}
-		blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
+	for _, f := range a.Fields {
+		parts = append(parts, part{before: "*" + fitEscaped(f.Label, maxLabelLen) + "*\n", text: f.Value, max: maxFieldLen})
 	}
 	for i, d := range a.Drafts {
 		label := fmt.Sprintf("*Draft %d*", i+1)
 		if chosen != nil && *chosen == i {
 			label += " ✅ _approved_"
 		}
-		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(label+"\n"+escape(d)), nil, nil,
-			slack.SectionBlockOptionBlockID("draft_"+strconv.Itoa(i))))
+		parts = append(parts, part{before: label + "\n", text: d, kind: plainText, max: maxSectionLen})
 	}
-	return blocks
+	build := func(texts []string) []slack.Block {
+		blocks := []slack.Block{slack.NewHeaderBlock(plain(a.Title))}
+		if hasSummary {
+			blocks = append(blocks, slack.NewSectionBlock(mrkdwn(texts[0]), nil, nil))
+			texts = texts[1:]
+		}
+		if len(a.Fields) > 0 {
+			fields := make([]*slack.TextBlockObject, 0, len(a.Fields))
+			for _, t := range texts[:len(a.Fields)] {
+				fields = append(fields, mrkdwn(t))
+			}
+			blocks = append(blocks, slack.NewSectionBlock(nil, fields, nil))
+			texts = texts[len(a.Fields):]
+		}
+		for i, t := range texts {
+			blocks = append(blocks, slack.NewSectionBlock(mrkdwn(t), nil, nil,
+				slack.SectionBlockOptionBlockID("draft_"+strconv.Itoa(i))))
+		}
+		return blocks
+	}
+	return fitParts(parts, room, shortenedNote(), build)
+}
+
+// shortenedNote follows a body whose text was cut to fit.
+func shortenedNote() slack.Block {
+	return slack.NewContextBlock("shortened",
+		mrkdwn("✂️ Some text is shortened to fit in Slack; the workflow has it in full."))
 }
 
 func contextBlock(a workflow.Approval) *slack.ContextBlock {
@@ -167,11 +189,12 @@ func outcomeText(a workflow.Approval) string {
 	case workflow.ActionReject:
 		text := "❌ *Rejected*" + byAt
 		if reason := strings.TrimSpace(d.Text); reason != "" {
-			text += "\n*Reason:* " + escape(clip(reason, 2500))
+			text, _ = part{before: text + "\n*Reason:* ", text: reason, kind: plainText, max: maxSectionLen}.render(maxReasonJSON)
 		}
 		return text
 	case workflow.ActionRevise:
-		return "✏️ *Changes requested*" + byAt + ":\n" + quote(escape(clip(d.Feedback(), 2500)))
+		text, _ := part{before: "✏️ *Changes requested*" + byAt + ":\n> ", text: d.Feedback(), kind: quotedText, max: maxSectionLen}.render(maxReasonJSON)
+		return text
 	case workflow.ActionSkip:
 		return "⏭️ *Skipped*" + byAt
 	}
@@ -207,18 +230,6 @@ var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 // escape makes user text literal in mrkdwn, so it cannot mention
 // @channel or forge links.
 func escape(s string) string { return escaper.Replace(s) }
-
-func quote(s string) string {
-	return "> " + strings.ReplaceAll(s, "\n", "\n> ")
-}
-
-// clip shortens s to at most n runes.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
 
 func plain(text string) *slack.TextBlockObject {
 	return slack.NewTextBlockObject(slack.PlainTextType, text, true, false)

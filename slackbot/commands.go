@@ -28,23 +28,33 @@ func PendingMessage(pending []workflow.Approval, now time.Time, base string) Mes
 		noun = "approval waits"
 	}
 	head := fmt.Sprintf("%d %s for your decision, oldest first:", len(pending), noun)
-	blocks := []slack.Block{slack.NewSectionBlock(mrkdwn(head), nil, nil)}
+	first := slack.NewSectionBlock(mrkdwn(head), nil, nil)
+	var tail []slack.Block
+	if rest := len(pending) - maxListed; rest > 0 {
+		tail = append(tail, slack.NewContextBlock("", mrkdwn(fmt.Sprintf("…and %d more.", rest))))
+	}
+	var parts []part
 	for _, a := range pending[:min(len(pending), maxListed)] {
-		title := "*" + escape(a.Title) + "*"
+		before, after := "*", "*"
 		if a.MessageTS != "" {
-			title = "*<" + Permalink(base, a.Channel, a.MessageTS, a.ThreadTS) + "|" + escape(a.Title) + ">*"
+			before, after = "*<"+Permalink(base, a.Channel, a.MessageTS, a.ThreadTS)+"|", ">*"
 		}
 		due := "no deadline"
 		if !a.Deadline.IsZero() {
 			due = "due " + slackDate(a.Deadline)
 		}
-		line := fmt.Sprintf("%s\nWaiting %s · %s · `%s`", title, age(now.Sub(a.CreatedAt)), due, a.ID)
-		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(line), nil, nil))
+		after += fmt.Sprintf("\nWaiting %s · %s · `%s`", age(now.Sub(a.CreatedAt)), due, a.ID)
+		parts = append(parts, part{before: before, text: a.Title, after: after, kind: plainText, max: maxSectionLen})
 	}
-	if rest := len(pending) - maxListed; rest > 0 {
-		blocks = append(blocks, slack.NewContextBlock("", mrkdwn(fmt.Sprintf("…and %d more.", rest))))
-	}
-	return Message{Text: head, Blocks: blocks}
+	room := maxBlocksLen - blocksLen(append([]slack.Block{first}, tail...)...)
+	blocks := fitParts(parts, room, nil, func(lines []string) []slack.Block {
+		blocks := make([]slack.Block, 0, len(lines))
+		for _, line := range lines {
+			blocks = append(blocks, slack.NewSectionBlock(mrkdwn(line), nil, nil))
+		}
+		return blocks
+	})
+	return Message{Text: head, Blocks: append(append([]slack.Block{first}, blocks...), tail...)}
 }
 
 // HelpMessage explains the slash command.

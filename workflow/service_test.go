@@ -431,7 +431,9 @@ func TestTakeoverByAnotherClickCompletesTheFirstDecision(t *testing.T) {
 func TestApproversAreDeduplicatedInOrder(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a := f.request(t, func(r *workflow.Request) { r.Approvers = []string{"U0B0000", "S0456DEF", "U0B0000", "U0A0000", "S0456DEF"} })
+	a := f.request(t, func(r *workflow.Request) {
+		r.Approvers = []string{"U0B0000", "S0456DEF", "U0B0000", "U0A0000", "S0456DEF"}
+	})
 	if got := fmt.Sprint(a.Approvers); got != "[U0B0000 S0456DEF U0A0000]" {
 		t.Errorf("approvers = %s", got)
 	}
