@@ -18,6 +18,8 @@ type config struct {
 	Account     string
 	Definitions string // directory of *.asl.json files; "" for none
 	LogLevel    zapcore.Level
+	// MaxFinished is how many ended executions the engine remembers.
+	MaxFinished int
 }
 
 // parseConfig reads the flags; LOG_LEVEL is the default of -log-level.
@@ -36,6 +38,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Region, "region", "us-east-1", "region in the ARNs the engine mints")
 	fs.StringVar(&c.Account, "account", "123456789012", "account ID in the ARNs the engine mints")
 	fs.StringVar(&c.Definitions, "definitions", "", "`dir`ectory whose *.asl.json files become state machines at start, named after the file")
+	fs.IntVar(&c.MaxFinished, "max-finished-executions", 10000, "`count` of ended executions, with their histories, remembered before the oldest are forgotten (a local memory bound: AWS keeps them 90 days)")
 	level := getenv("LOG_LEVEL")
 	if level == "" {
 		level = "info"
@@ -60,6 +63,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.Region == "" {
 		return c, fmt.Errorf("-region must not be empty")
+	}
+	if c.MaxFinished < 1 {
+		return c, fmt.Errorf("-max-finished-executions must be at least 1, not %d", c.MaxFinished)
 	}
 	return c, nil
 }

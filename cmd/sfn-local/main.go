@@ -67,6 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	engine := sfnlocal.New(sfnlocal.Options{
 		Region: cfg.Region, AccountID: cfg.Account, Logger: log, Integrations: []task.Integration{router},
+		MaxFinishedExecutions: cfg.MaxFinished,
 	})
 	defer engine.Close()
 

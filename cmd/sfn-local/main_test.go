@@ -190,6 +190,7 @@ func TestRunRefusesBadStarts(t *testing.T) {
 		{"missing mock config", nil, map[string]string{"SFN_MOCK_CONFIG": filepath.Join(bad, "nope.json")}, "mock config"},
 		{"bad account", []string{"-account", "12"}, nil, "12-digit"},
 		{"bad log level", nil, map[string]string{"LOG_LEVEL": "loud"}, "log level"},
+		{"no finished executions kept", []string{"-max-finished-executions", "0"}, nil, "-max-finished-executions"},
 		{"unknown flag", []string{"-port", "1"}, nil, "flag provided but not defined"},
 		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
 		{"invalid address", []string{"-addr", "127.0.0.1:99999"}, nil, "listen"},
@@ -217,7 +218,7 @@ func TestRunHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, env(nil), &stdout, &stderr); err != nil {
 		t.Fatalf("run -h = %v", err)
 	}
-	for _, want := range []string{"-addr", "-definitions", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
+	for _, want := range []string{"-addr", "-definitions", "-max-finished-executions", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("usage lacks %s:\n%s", want, stderr.String())
 		}

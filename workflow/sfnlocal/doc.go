@@ -14,5 +14,9 @@
 // the fields of the Step Functions API operation of the same name, and
 // fail with an *APIError carrying AWS's error code, so an API server maps
 // them one to one. Executions run in the background on the engine's Clock
-// (a FakeClock in tests); a paused execution holds no goroutine.
+// (a FakeClock in tests); a paused execution holds no goroutine. Ended
+// executions are remembered, histories and all, up to
+// Options.MaxFinishedExecutions (a local memory bound; AWS keeps them 90
+// days) and until their state machine is deleted; then they answer
+// ExecutionDoesNotExist.
 package sfnlocal

@@ -23,7 +23,17 @@ type Options struct {
 	AccountID string
 	// Logger receives diagnostics (never task tokens); default no-op.
 	Logger *zap.Logger
+	// MaxFinishedExecutions bounds how many ended executions (SUCCEEDED,
+	// FAILED, TIMED_OUT, ABORTED) the engine remembers, with their
+	// histories; past it the ones that ended first are forgotten and
+	// answer ExecutionDoesNotExist, like an unknown ARN. Running executions
+	// are always kept. AWS keeps closed executions for 90 days: this is a
+	// local memory bound only. Default (0 or less) 10,000.
+	MaxFinishedExecutions int
 }
+
+// defaultMaxFinishedExecutions is Options.MaxFinishedExecutions' default.
+const defaultMaxFinishedExecutions = 10000
 
 // Engine runs state machines and their executions. Its methods map one to
 // one onto the Step Functions API operations and are safe for concurrent
@@ -43,6 +53,8 @@ type Engine struct {
 	machines   map[string]*machine
 	machineSeq []*machine
 	executions map[string]*execution
+	finished   []*execution // ended executions still held, in the order they ended
+	maxDone    int
 
 	goMu   sync.Mutex
 	closed bool
@@ -59,6 +71,7 @@ func New(opts Options) *Engine {
 		log:        opts.Logger,
 		machines:   map[string]*machine{},
 		executions: map[string]*execution{},
+		maxDone:    opts.MaxFinishedExecutions,
 	}
 	if e.clock == nil {
 		e.clock = RealClock()
@@ -71,6 +84,9 @@ func New(opts Options) *Engine {
 	}
 	if e.log == nil {
 		e.log = zap.NewNop()
+	}
+	if e.maxDone <= 0 {
+		e.maxDone = defaultMaxFinishedExecutions
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	if _, err := rand.Read(e.tokens.key[:]); err != nil {

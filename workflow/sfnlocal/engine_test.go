@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 )
 
 const passDef = `{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}`
@@ -72,7 +74,8 @@ func TestUpdateAndDeleteStateMachine(t *testing.T) {
 		ae.Code != CodeValidationException || ae.Reason != ReasonMissingRequiredParameter {
 		t.Errorf("update without changes: %v, want ValidationException (MISSING_REQUIRED_PARAMETER)", err)
 	}
-	jsonEqual(t, succeeded(t, h.wait(h.start(sm, `{"new":1}`))), `{"new":1}`)
+	updated := h.start(sm, `{"new":1}`)
+	jsonEqual(t, succeeded(t, h.wait(updated)), `{"new":1}`)
 
 	if err := h.e.DeleteStateMachine(c, sm); err != nil {
 		t.Fatal(err)
@@ -84,12 +87,26 @@ func TestUpdateAndDeleteStateMachine(t *testing.T) {
 		t.Errorf("start on deleting: %v", err)
 	}
 	// The running execution keeps its original definition and finishes.
+	// Held here, as the machine's executions are forgotten when it goes.
+	x, err := h.e.execution(running)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := h.e.SendTaskSuccess(c, SendTaskSuccessInput{TaskToken: call.TaskToken, Output: `"yes"`}); err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, succeeded(t, h.wait(running)), `{"decision":"yes"}`)
+	<-x.done
+	x.mu.Lock()
+	ended := x.describeLocked()
+	x.mu.Unlock()
+	jsonEqual(t, succeeded(t, ended), `{"decision":"yes"}`)
 	if _, err := h.e.DescribeStateMachine(c, sm); ErrorCode(err) != CodeStateMachineDoesNotExist {
 		t.Errorf("after last execution: %v", err)
+	}
+	for _, arn := range []string{running, updated} {
+		if _, err := h.e.DescribeExecution(c, arn); ErrorCode(err) != CodeExecutionDoesNotExist {
+			t.Errorf("execution of the deleted machine: %v, want ExecutionDoesNotExist", err)
+		}
 	}
 }
 
@@ -193,6 +210,52 @@ func TestListExecutions(t *testing.T) {
 	out, _ = h.e.ListExecutions(c, ListExecutionsInput{StateMachineArn: sm, StatusFilter: StatusRunning})
 	if len(out.Executions) != 1 || out.Executions[0].ExecutionArn != running {
 		t.Errorf("running = %+v", out.Executions)
+	}
+}
+
+func TestFinishedExecutionsAreBounded(t *testing.T) {
+	calls := newTokenCatcher()
+	h := newHarnessWith(t, Options{Integrations: []task.Integration{calls}, MaxFinishedExecutions: 3})
+	c := ctx(t)
+	sm := h.create(approval(""))
+	running := h.start(sm, `{}`)
+	calls.next(t)
+	var ended []string
+	for i := range 5 {
+		h.clock.Advance(time.Second)
+		arn := h.start(sm, `{}`)
+		call := calls.next(t)
+		if i == 1 {
+			_, _ = h.e.StopExecution(c, StopExecutionInput{ExecutionArn: arn})
+		} else {
+			_ = h.e.SendTaskSuccess(c, SendTaskSuccessInput{TaskToken: call.TaskToken, Output: `{}`})
+		}
+		h.wait(arn)
+		ended = append(ended, arn)
+	}
+	for _, arn := range ended[:2] {
+		if _, err := h.e.DescribeExecution(c, arn); ErrorCode(err) != CodeExecutionDoesNotExist {
+			t.Errorf("DescribeExecution of an old one: %v, want ExecutionDoesNotExist", err)
+		}
+		if _, err := h.e.GetExecutionHistory(c, GetExecutionHistoryInput{ExecutionArn: arn}); ErrorCode(err) != CodeExecutionDoesNotExist {
+			t.Errorf("GetExecutionHistory of an old one: %v, want ExecutionDoesNotExist", err)
+		}
+	}
+	for _, arn := range append(ended[2:], running) {
+		if _, err := h.e.DescribeExecution(c, arn); err != nil {
+			t.Errorf("DescribeExecution of a kept one: %v", err)
+		}
+		if len(h.events(arn)) == 0 {
+			t.Errorf("kept %s without its history", arn)
+		}
+	}
+	out, err := h.e.ListExecutions(c, ListExecutionsInput{StateMachineArn: sm})
+	var got []string
+	for _, x := range out.Executions {
+		got = append(got, x.ExecutionArn)
+	}
+	if want := []string{ended[4], ended[3], ended[2], running}; err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ListExecutions = %v, %v; want %v", got, err, want)
 	}
 }
 

@@ -267,18 +267,33 @@ func (x *execution) closeLocked() {
 	if x.timer != nil {
 		x.timer.Stop()
 	}
-	close(x.done)
 }
 
-// released updates the machine's running count once the execution ended
-// and tells the integrations.
+// released updates the machine's running count once the execution ended,
+// forgets the executions past the engine's bound, tells the integrations
+// and then wakes WaitExecution, so a waiter sees the end fully settled.
 func (x *execution) released() {
 	e := x.e
 	e.mu.Lock()
 	x.m.running--
+	e.finished = append(e.finished, x)
+	for len(e.finished) > e.maxDone {
+		old := e.finished[0]
+		e.finished[0] = nil
+		e.finished = e.finished[1:]
+		e.forgetLocked(old)
+	}
 	e.reapLocked(x.m)
 	e.mu.Unlock()
 	e.executionEnded(x.arn)
+	close(x.done)
+}
+
+// forgetLocked drops an ended execution and its history.
+func (e *Engine) forgetLocked(x *execution) {
+	if e.executions[x.arn] == x {
+		delete(e.executions, x.arn)
+	}
 }
 
 func (x *execution) describeLocked() Execution {

@@ -20,8 +20,15 @@ type harness struct {
 
 func newHarness(t *testing.T, integs ...task.Integration) *harness {
 	t.Helper()
+	return newHarnessWith(t, Options{Integrations: integs})
+}
+
+// newHarnessWith is newHarness with more options; it sets the Clock.
+func newHarnessWith(t *testing.T, opts Options) *harness {
+	t.Helper()
 	clock := NewFakeClock(epoch)
-	e := New(Options{Clock: clock, Integrations: integs})
+	opts.Clock = clock
+	e := New(opts)
 	t.Cleanup(e.Close)
 	return &harness{t: t, e: e, clock: clock}
 }

@@ -231,9 +231,10 @@ func (e *Engine) UpdateStateMachine(ctx context.Context, in UpdateStateMachineIn
 	return UpdateStateMachineOutput{UpdateDate: e.clock.Now(), RevisionID: m.revision}, nil
 }
 
-// DeleteStateMachine marks a machine DELETING; it disappears once its
-// running executions end, which they do normally. Deleting a missing
-// machine succeeds, as on AWS. Errors: InvalidArn.
+// DeleteStateMachine marks a machine DELETING; it disappears, with the
+// executions it ran, once its running executions end, which they do
+// normally. Deleting a missing machine succeeds, as on AWS. Errors:
+// InvalidArn.
 func (e *Engine) DeleteStateMachine(ctx context.Context, arn string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -249,7 +250,8 @@ func (e *Engine) DeleteStateMachine(ctx context.Context, arn string) error {
 	return nil
 }
 
-// reapLocked removes a deleting machine without running executions.
+// reapLocked removes a deleting machine without running executions, and
+// forgets its ended executions.
 func (e *Engine) reapLocked(m *machine) {
 	if !m.deleting || m.running > 0 {
 		return
@@ -261,6 +263,16 @@ func (e *Engine) reapLocked(m *machine) {
 			break
 		}
 	}
+	kept := e.finished[:0]
+	for _, x := range e.finished {
+		if x.m == m {
+			e.forgetLocked(x)
+		} else {
+			kept = append(kept, x)
+		}
+	}
+	clear(e.finished[len(kept):])
+	e.finished = kept
 }
 
 // ListStateMachines lists machines in creation order. Errors: InvalidToken,
