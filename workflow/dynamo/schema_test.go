@@ -1,7 +1,9 @@
 package dynamo
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -42,7 +44,7 @@ func TestCreateTableIsIdempotentAndEnablesTTL(t *testing.T) {
 func TestCreateTableRefusesATableWithoutTheIndex(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	name := "no-index-" + t.Name()
+	name := fmt.Sprintf("no-index-%d", tableCount.Add(1))
 	in := TableSchema(name)
 	in.GlobalSecondaryIndexes = nil
 	in.AttributeDefinitions = in.AttributeDefinitions[:1]
@@ -50,7 +52,8 @@ func TestCreateTableRefusesATableWithoutTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, _ = client.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		// t.Context is already cancelled when cleanups run.
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
 	})
 	if err := CreateTable(ctx, client, name); err == nil || !strings.Contains(err.Error(), QueueIndex) {
 		t.Errorf("CreateTable on a table without %s = %v, want an error naming it", QueueIndex, err)
