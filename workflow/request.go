@@ -92,8 +92,9 @@ func describeJSONError(err error) string {
 	if strings.HasPrefix(msg, "json: unknown field ") {
 		return "unknown field " + strings.TrimPrefix(msg, "json: unknown field ")
 	}
-	if strings.Contains(msg, "fields") {
-		return msg
+	var fe *fieldsError
+	if errors.As(err, &fe) {
+		return fe.msg
 	}
 	return "malformed JSON"
 }
@@ -208,6 +209,16 @@ func clip(s string) string {
 	return string([]rune(s)[:max]) + "…"
 }
 
+// fieldsError is a malformed "fields" object; its text quotes at most a
+// clipped label, never a value.
+type fieldsError struct{ msg string }
+
+func (e *fieldsError) Error() string { return e.msg }
+
+func fieldsErrorf(format string, args ...any) error {
+	return &fieldsError{msg: fmt.Sprintf(format, args...)}
+}
+
 // Fields is an ordered list of label/value pairs. In JSON it is an object
 // whose key order is kept, because people read fields in the order given.
 type Fields []Field
@@ -221,22 +232,22 @@ func (f *Fields) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('{') {
-		return fmt.Errorf("fields must be an object of label: value strings")
+		return fieldsErrorf("fields must be an object of label: value strings")
 	}
 	var out Fields
 	seen := map[string]bool{}
 	for dec.More() {
 		keyTok, err := dec.Token()
 		if err != nil {
-			return fmt.Errorf("fields must be an object of label: value strings")
+			return fieldsErrorf("fields must be an object of label: value strings")
 		}
 		key := keyTok.(string)
 		var value string
 		if err := dec.Decode(&value); err != nil {
-			return fmt.Errorf("fields: the value of %q must be a string", clip(key))
+			return fieldsErrorf("fields: the value of %q must be a string", clip(key))
 		}
 		if seen[key] {
-			return fmt.Errorf("fields: label %q appears twice", clip(key))
+			return fieldsErrorf("fields: label %q appears twice", clip(key))
 		}
 		seen[key] = true
 		out = append(out, Field{Label: key, Value: value})
