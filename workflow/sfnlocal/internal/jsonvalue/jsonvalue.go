@@ -49,7 +49,7 @@ func TypeName(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case map[string]any:
+	case *Object, map[string]any:
 		return "object"
 	case []any:
 		return "array"
