@@ -118,6 +118,7 @@ func BenchmarkPausedExecutions(b *testing.B) {
 		b.ReportMetric(float64(after.StackInuse)/n, "stack-bytes/execution")
 		b.ReportMetric(float64(runtime.NumGoroutine()-goroutines), "goroutines")
 		e.Close()
+		waitQuiet(e) // the next round's baseline must not hold this round's executions
 		b.StartTimer()
 	}
 }

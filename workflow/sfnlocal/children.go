@@ -1,8 +1,19 @@
 package sfnlocal
 
+import "sort"
+
 // group runs the child threads of a Parallel or Map state and resumes the
 // state when they have all succeeded, or when one failure fails it. Its
 // fields are guarded by x.mu.
+//
+// previousEventId follows the histories AWS records: a child launched as
+// the state starts follows <Type>StateStarted, one launched when another
+// finished follows that child's last state event, and MapIterationStarted,
+// MapIterationSucceeded and MapIterationFailed follow their iteration's
+// last state event. On success the state's next event follows the last
+// child event (for a Map, the last MapIterationSucceeded); on failure,
+// MapIterationAborted, <Type>StateAborted and <Type>StateFailed all follow
+// the failing child's last state event.
 type group struct {
 	t           *thread
 	isMap       bool
@@ -19,6 +30,7 @@ type group struct {
 	finished    int
 	failures    int
 	settled     bool
+	chain       int64 // the event the next launched child follows
 }
 
 // startLocked suspends the parent on the group and starts the first
@@ -29,8 +41,9 @@ func (g *group) startLocked() bool {
 	}
 	g.results = make([]any, len(g.inputs))
 	g.running = make(map[int]*thread)
+	g.chain = g.t.lastID
 	if len(g.inputs) == 0 {
-		g.succeedLocked()
+		g.succeedLocked(g.chain)
 		return true
 	}
 	g.launchLocked()
@@ -44,7 +57,7 @@ func (g *group) launchLocked() {
 		g.next++
 		child := newThread(x, g.defs(i), g.vars, nil)
 		child.silent = g.t.silent || g.distributed
-		child.lastID = g.t.lastID
+		child.lastID = g.chain
 		child.done = func(out any, serr *stateError) { g.childDone(i, child, out, serr) }
 		g.running[i] = child
 		if g.isMap {
@@ -63,18 +76,19 @@ func (g *group) childDone(i int, child *thread, out any, serr *stateError) {
 		return
 	}
 	delete(g.running, i)
+	last := child.lastID
 	if serr != nil {
 		if g.isMap {
 			child.recordLocked(EventMapIterationFailed, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
 		if !g.distributed {
-			g.failLocked(serr)
+			g.failLocked(serr, last)
 			return
 		}
 		g.failures++
 		g.results[i] = serr.output()
 		if g.exceedsToleranceLocked() {
-			g.failLocked(&stateError{Name: errExceedTolerated, Cause: "The specified tolerated failure threshold was exceeded"})
+			g.failLocked(&stateError{Name: errExceedTolerated, Cause: "The specified tolerated failure threshold was exceeded"}, last)
 			return
 		}
 	} else {
@@ -83,9 +97,10 @@ func (g *group) childDone(i int, child *thread, out any, serr *stateError) {
 		}
 		g.results[i] = out
 	}
+	g.chain = last
 	g.finished++
 	if g.finished == len(g.inputs) {
-		g.succeedLocked()
+		g.succeedLocked(child.lastID)
 		return
 	}
 	g.launchLocked()
@@ -104,66 +119,76 @@ func (g *group) exceedsToleranceLocked() bool {
 	return g.tolPercent >= 0 && float64(g.failures)*100/float64(len(g.inputs)) > g.tolPercent
 }
 
-// abortChildrenLocked stops the running children.
-func (g *group) abortChildrenLocked() {
-	for i, c := range g.running {
+// abortChildrenLocked stops the running children, in index order; their
+// abort events follow the event prev.
+func (g *group) abortChildrenLocked(prev int64) {
+	idx := make([]int, 0, len(g.running))
+	for i := range g.running {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		c := g.running[i]
+		c.lastID = prev
 		c.abortLocked()
 		if g.isMap {
-			c.recordLocked(EventMapIterationAborted, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
+			c.lastID = prev
+			c.recordAbortLocked(EventMapIterationAborted, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
 	}
 	g.running = nil
 }
 
-func (g *group) syncParentLocked() {
-	g.t.lastID = int64(len(g.t.x.events))
-}
-
-func (g *group) succeedLocked() {
+// succeedLocked resumes the state with the children's results; end is
+// the last child event. <Type>StateSucceeded does not move the chain: the
+// state's exit follows end too.
+func (g *group) succeedLocked(end int64) {
 	g.settled = true
 	t := g.t
 	if !t.claimLocked(g) {
 		return
 	}
-	g.syncParentLocked()
+	t.lastID = end
 	if g.isMap {
 		if g.distributed {
 			t.recordLocked(EventMapRunSucceeded, nil)
 		}
-		t.recordLocked(EventMapStateSucceeded, nil)
+		t.noteLocked(EventMapStateSucceeded, nil)
 	} else {
-		t.recordLocked(EventParallelStateSucceeded, nil)
+		t.noteLocked(EventParallelStateSucceeded, nil)
 	}
 	results := g.results
 	t.resume(func() flow { return t.complete(results) })
 }
 
-func (g *group) failLocked(serr *stateError) {
+// failLocked aborts the other children and hands the error to the state's
+// Retry and Catch; last is the failing child's last state event.
+func (g *group) failLocked(serr *stateError, last int64) {
 	g.settled = true
-	g.abortChildrenLocked()
+	g.abortChildrenLocked(last)
 	t := g.t
 	if !t.claimLocked(g) {
 		return
 	}
-	g.syncParentLocked()
+	t.lastID = last
 	if g.isMap {
 		if g.distributed {
 			t.recordLocked(EventMapRunFailed, &MapRunEventDetails{Error: serr.Name, Cause: serr.Cause})
 		}
-		t.recordLocked(EventMapStateFailed, nil)
+		t.failEvent = EventMapStateFailed
 	} else {
-		t.recordLocked(EventParallelStateFailed, nil)
+		t.failEvent = EventParallelStateFailed
 	}
 	t.resume(func() flow { return t.fail(serr) })
 }
 
+// abortLocked stops the group because its state was stopped from above.
 func (g *group) abortLocked() {
 	g.settled = true
-	g.abortChildrenLocked()
-	g.syncParentLocked()
+	g.abortChildrenLocked(g.t.lastID)
 	if g.isMap {
-		g.t.recordLocked(StateAborted("Map"), nil)
+		g.t.recordAbortLocked(StateAborted("Map"), nil)
 	} else {
-		g.t.recordLocked(StateAborted("Parallel"), nil)
+		g.t.recordAbortLocked(StateAborted("Parallel"), nil)
 	}
 }

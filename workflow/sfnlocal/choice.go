@@ -40,36 +40,37 @@ func init() {
 	}
 }
 
-func parseChoiceRule(m map[string]any, at string) (*choiceRule, error) {
+func parseChoiceRule(m *jsonvalue.Object, at string) (*choiceRule, error) {
 	r := &choiceRule{assign: getField(m, "Assign"), output: getField(m, "Output"), condition: getField(m, "Condition")}
-	r.next, _ = m["Next"].(string)
-	r.variable, _ = m["Variable"].(string)
-	for _, sub := range asList(m["And"]) {
+	r.next = str(m, "Next")
+	r.variable = str(m, "Variable")
+	for _, sub := range asList(member(m, "And")) {
 		c, err := parseChoiceRule(sub, at+"/And")
 		if err != nil {
 			return nil, err
 		}
 		r.and = append(r.and, c)
 	}
-	for _, sub := range asList(m["Or"]) {
+	for _, sub := range asList(member(m, "Or")) {
 		c, err := parseChoiceRule(sub, at+"/Or")
 		if err != nil {
 			return nil, err
 		}
 		r.or = append(r.or, c)
 	}
-	if sub, ok := m["Not"].(map[string]any); ok {
+	if sub := obj(m, "Not"); sub != nil {
 		c, err := parseChoiceRule(sub, at+"/Not")
 		if err != nil {
 			return nil, err
 		}
 		r.not = c
 	}
-	for k, v := range m {
+	m.Range(func(k string, v any) bool {
 		if choiceOps[k] {
 			r.op, r.operand = k, v
 		}
-	}
+		return true
+	})
 	if !r.condition.set && r.and == nil && r.or == nil && r.not == nil && r.op == "" {
 		return nil, fmt.Errorf("%s: a choice rule needs a comparison", at)
 	}

@@ -16,32 +16,34 @@ type mapItem struct {
 	key   *string
 }
 
-// contextObject builds $$ (JSONata: $states.context) for the current state.
-func (t *thread) contextObject() map[string]any {
+// contextObject builds $$ (JSONata: $states.context) for the current state,
+// its members in the order AWS documents them: Execution, State,
+// StateMachine, Task, Map.
+func (t *thread) contextObject() *jsonvalue.Object {
 	x := t.x
-	c := map[string]any{
-		"Execution": map[string]any{
-			"Id":           x.arn,
-			"Input":        x.input,
-			"Name":         x.name,
-			"RoleArn":      x.roleArn,
-			"StartTime":    isoTime(x.start),
-			"RedriveCount": jsonvalue.Int(0),
-		},
-		"StateMachine": map[string]any{"Id": x.m.arn, "Name": x.m.name},
-	}
+	c := jsonvalue.NewObject(5)
+	c.Set("Execution", jsonvalue.ObjectOf(
+		"Id", x.arn,
+		"Input", x.input,
+		"Name", x.name,
+		"RoleArn", x.roleArn,
+		"StartTime", isoTime(x.start),
+		"RedriveCount", jsonvalue.Int(0),
+	))
 	if t.st != nil {
-		c["State"] = map[string]any{"EnteredTime": isoTime(t.entered), "Name": t.st.name, "RetryCount": jsonvalue.Int(int64(t.retryCount))}
+		c.Set("State", jsonvalue.ObjectOf("EnteredTime", isoTime(t.entered), "Name", t.st.name, "RetryCount", jsonvalue.Int(int64(t.retryCount))))
 	}
+	c.Set("StateMachine", jsonvalue.ObjectOf("Id", x.m.arn, "Name", x.m.name))
 	if t.token != "" {
-		c["Task"] = map[string]any{"Token": t.token}
+		c.Set("Task", jsonvalue.ObjectOf("Token", t.token))
 	}
 	if t.item != nil {
-		item := map[string]any{"Index": jsonvalue.Int(int64(t.item.index)), "Value": t.item.value}
+		item := jsonvalue.ObjectOf("Index", jsonvalue.Int(int64(t.item.index)))
 		if t.item.key != nil {
-			item["Key"] = *t.item.key
+			item.Set("Key", *t.item.key)
 		}
-		c["Map"] = map[string]any{"Item": item}
+		item.Set("Value", t.item.value)
+		c.Set("Map", jsonvalue.ObjectOf("Item", item))
 	}
 	return c
 }

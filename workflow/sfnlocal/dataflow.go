@@ -70,7 +70,7 @@ func (t *thread) pathValue(p optPath, input any) (any, *stateError) {
 		return input, nil
 	}
 	if p.null {
-		return map[string]any{}, nil
+		return jsonvalue.NewObject(0), nil
 	}
 	v, err := t.resolver(input)(p.path)
 	if err != nil {
@@ -106,13 +106,15 @@ func (t *thread) jsonataVars(input any, result, errorOutput *any) jsonata.Vars {
 	for k, v := range t.vars {
 		vars[k] = v
 	}
-	states := map[string]any{"input": input, "context": t.contextObject()}
+	states := jsonvalue.NewObject(4)
+	states.Set("input", input)
 	if result != nil {
-		states["result"] = *result
+		states.Set("result", *result)
 	}
 	if errorOutput != nil {
-		states["errorOutput"] = *errorOutput
+		states.Set("errorOutput", *errorOutput)
 	}
+	states.Set("context", t.contextObject())
 	vars["states"] = states
 	return vars
 }
@@ -142,7 +144,12 @@ func (t *thread) assignments(st *state, assign field, in any, vars jsonata.Vars)
 	if serr != nil {
 		return nil, serr
 	}
-	m, _ := out.(map[string]any)
+	o, _ := out.(*jsonvalue.Object)
+	if o.Len() == 0 {
+		return nil, nil
+	}
+	m := make(map[string]any, o.Len())
+	o.Range(func(k string, v any) bool { m[k] = v; return true })
 	return m, nil
 }
 

@@ -110,27 +110,45 @@ func parseDefinition(text []byte) (*definition, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, ok := v.(map[string]any)
+	m, ok := v.(*jsonvalue.Object)
 	if !ok {
 		return nil, fmt.Errorf("a definition must be a JSON object")
 	}
 	lang := langJSONPath
-	if s, _ := m["QueryLanguage"].(string); s != "" {
+	if s := str(m, "QueryLanguage"); s != "" {
 		lang = s
 	}
 	return parseMachine(m, lang, "")
 }
 
-func parseMachine(m map[string]any, lang, at string) (*definition, error) {
+// member is m's value for key, nil when absent.
+func member(m *jsonvalue.Object, key string) any {
+	v, _ := m.Get(key)
+	return v
+}
+
+// str is m's string value for key, "" when absent or not a string.
+func str(m *jsonvalue.Object, key string) string {
+	s, _ := member(m, key).(string)
+	return s
+}
+
+// obj is m's object value for key, nil when absent or not an object.
+func obj(m *jsonvalue.Object, key string) *jsonvalue.Object {
+	o, _ := member(m, key).(*jsonvalue.Object)
+	return o
+}
+
+func parseMachine(m *jsonvalue.Object, lang, at string) (*definition, error) {
 	d := &definition{states: map[string]*state{}}
-	d.startAt, _ = m["StartAt"].(string)
-	if n, ok := integer(m["TimeoutSeconds"]); ok {
+	d.startAt = str(m, "StartAt")
+	if n, ok := integer(member(m, "TimeoutSeconds")); ok {
 		d.timeoutSeconds = n
 	}
-	states, _ := m["States"].(map[string]any)
-	for name, raw := range states {
-		sm, ok := raw.(map[string]any)
-		if !ok {
+	states := obj(m, "States")
+	for _, name := range states.Keys() {
+		sm := obj(states, name)
+		if sm == nil {
 			return nil, fmt.Errorf("%s/States/%s is not an object", at, name)
 		}
 		st, err := parseState(name, sm, lang, at+"/States/"+name)
@@ -145,13 +163,13 @@ func parseMachine(m map[string]any, lang, at string) (*definition, error) {
 	return d, nil
 }
 
-func getField(m map[string]any, key string) field {
-	v, ok := m[key]
+func getField(m *jsonvalue.Object, key string) field {
+	v, ok := m.Get(key)
 	return field{set: ok, value: v}
 }
 
-func getPath(m map[string]any, key string) optPath {
-	v, ok := m[key]
+func getPath(m *jsonvalue.Object, key string) optPath {
+	v, ok := m.Get(key)
 	if !ok {
 		return optPath{}
 	}
@@ -173,14 +191,14 @@ func getStrings(v any) []string {
 	return out
 }
 
-func parseState(name string, m map[string]any, lang, at string) (*state, error) {
+func parseState(name string, m *jsonvalue.Object, lang, at string) (*state, error) {
 	st := &state{name: name, lang: lang}
-	st.typ, _ = m["Type"].(string)
-	if s, _ := m["QueryLanguage"].(string); s != "" {
+	st.typ = str(m, "Type")
+	if s := str(m, "QueryLanguage"); s != "" {
 		st.lang = s
 	}
-	st.next, _ = m["Next"].(string)
-	st.end, _ = m["End"].(bool)
+	st.next = str(m, "Next")
+	st.end, _ = member(m, "End").(bool)
 	st.inputPath = getPath(m, "InputPath")
 	st.outputPath = getPath(m, "OutputPath")
 	st.resultPath = getPath(m, "ResultPath")
@@ -191,39 +209,39 @@ func parseState(name string, m map[string]any, lang, at string) (*state, error) 
 	st.output = getField(m, "Output")
 	st.assign = getField(m, "Assign")
 
-	st.resource, _ = m["Resource"].(string)
+	st.resource = str(m, "Resource")
 	st.credentials = getField(m, "Credentials")
 	st.timeoutSeconds = getField(m, "TimeoutSeconds")
 	st.heartbeatSeconds = getField(m, "HeartbeatSeconds")
-	st.timeoutSecondsPath, _ = m["TimeoutSecondsPath"].(string)
-	st.heartbeatSecondsPath, _ = m["HeartbeatSecondsPath"].(string)
-	for _, r := range asList(m["Retry"]) {
+	st.timeoutSecondsPath = str(m, "TimeoutSecondsPath")
+	st.heartbeatSecondsPath = str(m, "HeartbeatSecondsPath")
+	for _, r := range asList(member(m, "Retry")) {
 		st.retry = append(st.retry, parseRetrier(r))
 	}
-	for _, c := range asList(m["Catch"]) {
+	for _, c := range asList(member(m, "Catch")) {
 		st.catch = append(st.catch, parseCatcher(c))
 	}
 
-	for i, c := range asList(m["Choices"]) {
+	for i, c := range asList(member(m, "Choices")) {
 		rule, err := parseChoiceRule(c, fmt.Sprintf("%s/Choices[%d]", at, i))
 		if err != nil {
 			return nil, err
 		}
 		st.choices = append(st.choices, rule)
 	}
-	st.defaultNext, _ = m["Default"].(string)
+	st.defaultNext = str(m, "Default")
 
 	st.seconds = getField(m, "Seconds")
 	st.timestamp = getField(m, "Timestamp")
-	st.secondsPath, _ = m["SecondsPath"].(string)
-	st.timestampPath, _ = m["TimestampPath"].(string)
+	st.secondsPath = str(m, "SecondsPath")
+	st.timestampPath = str(m, "TimestampPath")
 
 	st.errorField = getField(m, "Error")
 	st.causeField = getField(m, "Cause")
-	st.errorPath, _ = m["ErrorPath"].(string)
-	st.causePath, _ = m["CausePath"].(string)
+	st.errorPath = str(m, "ErrorPath")
+	st.causePath = str(m, "CausePath")
 
-	for i, b := range asList(m["Branches"]) {
+	for i, b := range asList(member(m, "Branches")) {
 		d, err := parseMachine(b, st.lang, fmt.Sprintf("%s/Branches[%d]", at, i))
 		if err != nil {
 			return nil, err
@@ -239,16 +257,16 @@ func parseState(name string, m map[string]any, lang, at string) (*state, error) 
 	return st, nil
 }
 
-func parseMap(st *state, m map[string]any, at string) error {
-	proc, _ := m["ItemProcessor"].(map[string]any)
+func parseMap(st *state, m *jsonvalue.Object, at string) error {
+	proc := obj(m, "ItemProcessor")
 	if proc == nil {
-		proc, _ = m["Iterator"].(map[string]any)
+		proc = obj(m, "Iterator")
 	}
 	if proc == nil {
 		return fmt.Errorf("%s: a Map state needs an ItemProcessor", at)
 	}
-	if cfg, ok := proc["ProcessorConfig"].(map[string]any); ok {
-		st.distributed = cfg["Mode"] == "DISTRIBUTED"
+	if cfg := obj(proc, "ProcessorConfig"); cfg != nil {
+		st.distributed = str(cfg, "Mode") == "DISTRIBUTED"
 	}
 	d, err := parseMachine(proc, st.lang, at+"/ItemProcessor")
 	if err != nil {
@@ -262,53 +280,53 @@ func parseMap(st *state, m map[string]any, at string) error {
 		st.itemSelector, st.parameters = st.parameters, field{}
 	}
 	st.maxConcurrency = getField(m, "MaxConcurrency")
-	st.maxConcurrencyPath, _ = m["MaxConcurrencyPath"].(string)
+	st.maxConcurrencyPath = str(m, "MaxConcurrencyPath")
 	st.toleratedPercent = getField(m, "ToleratedFailurePercentage")
-	st.toleratedPctPath, _ = m["ToleratedFailurePercentagePath"].(string)
+	st.toleratedPctPath = str(m, "ToleratedFailurePercentagePath")
 	st.toleratedCount = getField(m, "ToleratedFailureCount")
-	st.toleratedCountPath, _ = m["ToleratedFailureCountPath"].(string)
-	if b, ok := m["ItemBatcher"].(map[string]any); ok {
+	st.toleratedCountPath = str(m, "ToleratedFailureCountPath")
+	if b := obj(m, "ItemBatcher"); b != nil {
 		st.batcher = &itemBatcher{maxItems: getField(b, "MaxItemsPerBatch"), batchInput: getField(b, "BatchInput")}
-		st.batcher.maxItemsPath, _ = b["MaxItemsPerBatchPath"].(string)
+		st.batcher.maxItemsPath = str(b, "MaxItemsPerBatchPath")
 	}
-	if _, ok := m["ItemReader"]; ok {
+	if _, ok := m.Get("ItemReader"); ok {
 		return fmt.Errorf("%s/ItemReader: reading items from S3 is not supported by the local engine", at)
 	}
 	return nil
 }
 
-func asList(v any) []map[string]any {
+func asList(v any) []*jsonvalue.Object {
 	list, _ := v.([]any)
-	out := make([]map[string]any, 0, len(list))
+	out := make([]*jsonvalue.Object, 0, len(list))
 	for _, x := range list {
-		if m, ok := x.(map[string]any); ok {
+		if m, ok := x.(*jsonvalue.Object); ok {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-func parseRetrier(m map[string]any) *retrier {
-	r := &retrier{errorEquals: getStrings(m["ErrorEquals"]), interval: 1, maxAttempts: 3, backoff: 2}
-	if f, ok := jsonvalue.Float(m["IntervalSeconds"]); ok {
+func parseRetrier(m *jsonvalue.Object) *retrier {
+	r := &retrier{errorEquals: getStrings(member(m, "ErrorEquals")), interval: 1, maxAttempts: 3, backoff: 2}
+	if f, ok := jsonvalue.Float(member(m, "IntervalSeconds")); ok {
 		r.interval = f
 	}
-	if n, ok := integer(m["MaxAttempts"]); ok {
+	if n, ok := integer(member(m, "MaxAttempts")); ok {
 		r.maxAttempts = n
 	}
-	if f, ok := jsonvalue.Float(m["BackoffRate"]); ok {
+	if f, ok := jsonvalue.Float(member(m, "BackoffRate")); ok {
 		r.backoff = f
 	}
-	if f, ok := jsonvalue.Float(m["MaxDelaySeconds"]); ok {
+	if f, ok := jsonvalue.Float(member(m, "MaxDelaySeconds")); ok {
 		r.maxDelay = f
 	}
-	r.jitterFull = m["JitterStrategy"] == "FULL"
+	r.jitterFull = str(m, "JitterStrategy") == "FULL"
 	return r
 }
 
-func parseCatcher(m map[string]any) *catcher {
-	c := &catcher{errorEquals: getStrings(m["ErrorEquals"])}
-	c.next, _ = m["Next"].(string)
+func parseCatcher(m *jsonvalue.Object) *catcher {
+	c := &catcher{errorEquals: getStrings(member(m, "ErrorEquals"))}
+	c.next = str(m, "Next")
 	c.resultPath = getPath(m, "ResultPath")
 	c.output = getField(m, "Output")
 	c.assign = getField(m, "Assign")

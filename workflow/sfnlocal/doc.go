@@ -5,9 +5,17 @@
 // notifier and users' own tests talk to it through the real aws-sdk-go-v2
 // client.
 //
-// Conventions shared by its subpackages: a JSON value is represented as
-// decoded by encoding/json with UseNumber — map[string]any, []any, string,
-// json.Number, bool or nil — so numbers keep their exact text.
+// Conventions shared by its subpackages: a JSON value is a
+// *jsonvalue.Object, []any, string, json.Number, bool or nil (see
+// internal/jsonvalue). Objects keep their members in order, as Step
+// Functions does: the text's order for inputs and task results, the
+// template's order for Parameters, ResultSelector, ItemSelector,
+// Arguments, Output and Assign, in place for a key ResultPath or
+// States.JsonMerge replaces and last for a key they add. Numbers keep their
+// exact text. Equality (Choice rules, filters, ArrayContains) compares
+// objects by content, whatever their order. Values are never changed once
+// built, so executions, Parallel branches and Map iterations share them
+// freely; whatever derives a new value copies what it changes.
 //
 // The Engine is the in-process service: its methods (CreateStateMachine,
 // StartExecution, SendTaskSuccess, GetExecutionHistory, …) take and return

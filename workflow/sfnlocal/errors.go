@@ -3,6 +3,8 @@ package sfnlocal
 import (
 	"errors"
 	"fmt"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Error codes of the Step Functions API that the engine returns in an
@@ -95,14 +97,15 @@ func (e *stateError) terminal() bool {
 	return e.Name == errRuntime || e.Name == errDataLimitExceeded
 }
 
-// output is the error output a Catch passes on: {"Error": …, "Cause": …}.
-func (e *stateError) output() map[string]any {
-	out := map[string]any{"Error": e.Name, "Cause": e.Cause}
+// output is the error output a Catch passes on: {"Error": …, "Cause": …},
+// in that order.
+func (e *stateError) output() *jsonvalue.Object {
+	var name, cause any = e.Name, e.Cause
 	if e.nullName {
-		out["Error"] = nil
+		name = nil
 	}
 	if e.nullCause {
-		out["Cause"] = nil
+		cause = nil
 	}
-	return out
+	return jsonvalue.ObjectOf("Error", name, "Cause", cause)
 }

@@ -1,28 +1,15 @@
 package sfnlocal
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"math"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
-// decodeJSON parses one JSON text into the package's value convention.
-func decodeJSON(text []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
-}
+// decodeJSON parses one JSON text into the package's value convention;
+// objects keep the text's member order.
+func decodeJSON(text []byte) (any, error) { return jsonvalue.Decode(text) }
 
 func rawJSON(v any) json.RawMessage { return json.RawMessage(jsonvalue.Encode(v)) }
 

@@ -160,8 +160,8 @@ func (t *thread) mapNumber(name string, f field, path string, in any) (float64, 
 	return n, nil
 }
 
-// batch groups items for ItemBatcher: each child gets {"Items": […]} plus
-// "BatchInput" when set.
+// batch groups items for ItemBatcher: each child gets {"Items": […]},
+// preceded by "BatchInput" when set, as AWS orders them.
 func (t *thread) batch(items []any, in any) ([]any, *stateError) {
 	b := t.st.batcher
 	if b == nil {
@@ -189,10 +189,11 @@ func (t *thread) batch(items []any, in any) ([]any, *stateError) {
 	var out []any
 	for start := 0; start < len(items); start += n {
 		end := min(start+n, len(items))
-		m := map[string]any{"Items": append([]any(nil), items[start:end]...)}
+		m := jsonvalue.NewObject(2)
 		if b.batchInput.set {
-			m["BatchInput"] = batchInput
+			m.Set("BatchInput", batchInput)
 		}
+		m.Set("Items", append([]any(nil), items[start:end]...))
 		out = append(out, m)
 	}
 	return out, nil

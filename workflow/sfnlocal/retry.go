@@ -90,5 +90,5 @@ func (w *retryWait) abortLocked() {
 	if w.timer != nil {
 		w.timer.Stop()
 	}
-	w.t.recordLocked(StateAborted(w.t.st.typ), nil)
+	w.t.recordAbortLocked(StateAborted(w.t.st.typ), nil)
 }

@@ -264,5 +264,5 @@ func (w *waitOp) abortLocked() {
 	if w.timer != nil {
 		w.timer.Stop()
 	}
-	w.t.recordLocked(StateAborted("Wait"), nil)
+	w.t.recordAbortLocked(StateAborted("Wait"), nil)
 }

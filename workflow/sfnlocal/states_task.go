@@ -279,5 +279,5 @@ func (r *taskRun) closeTokenLocked() {
 
 func (r *taskRun) abortLocked() {
 	r.releaseLocked()
-	r.t.recordLocked(StateAborted("Task"), nil)
+	r.t.recordAbortLocked(StateAborted("Task"), nil)
 }

@@ -34,6 +34,9 @@ type thread struct {
 	retryCount int
 	token      string
 	item       *mapItem
+	// failEvent is the <Type>StateFailed a Map or Parallel state records
+	// once its children failed and no retrier takes the error.
+	failEvent string
 }
 
 // pendingOp is what a suspended thread waits for.
@@ -93,7 +96,7 @@ func (t *thread) enter() {
 }
 
 // record appends an event to the execution's history, chained to the
-// thread's previous event.
+// thread's previous event. An aborted thread records nothing more.
 func (t *thread) record(typ string, d any) int64 {
 	x := t.x
 	x.mu.Lock()
@@ -102,11 +105,31 @@ func (t *thread) record(typ string, d any) int64 {
 }
 
 func (t *thread) recordLocked(typ string, d any) int64 {
+	if t.aborted.Load() {
+		return 0
+	}
+	return t.recordAbortLocked(typ, d)
+}
+
+// recordAbortLocked records the events of an abort: the thread is already
+// marked aborted when they are written.
+func (t *thread) recordAbortLocked(typ string, d any) int64 {
 	if t.silent || t.x.status != StatusRunning {
 		return 0
 	}
 	t.lastID = t.x.appendLocked(typ, t.lastID, d)
 	return t.lastID
+}
+
+// noteLocked appends an event chained to the thread's previous event
+// without becoming the one the next event follows, as AWS records
+// MapStateSucceeded and ParallelStateSucceeded: the state's exit follows
+// the event before them.
+func (t *thread) noteLocked(typ string, d any) {
+	if t.silent || t.aborted.Load() || t.x.status != StatusRunning {
+		return
+	}
+	t.x.appendLocked(typ, t.lastID, d)
 }
 
 func (t *thread) lastIDLocked() int64 {
@@ -190,12 +213,20 @@ func (t *thread) nextOf(st *state) string {
 }
 
 // fail handles an error raised by the current state: Retry, then Catch,
-// else the thread fails.
+// else the thread fails. A Map or Parallel state whose children failed
+// records its <Type>StateFailed only when no retrier takes the error.
 func (t *thread) fail(serr *stateError) flow {
+	failEvent := t.failEvent
+	t.failEvent = ""
 	if !serr.terminal() {
 		if f, ok := t.retry(serr); ok {
 			return f
 		}
+	}
+	if failEvent != "" {
+		t.record(failEvent, nil)
+	}
+	if !serr.terminal() {
 		if c := findCatcher(t.st.catch, serr); c != nil {
 			return t.caught(c, serr)
 		}

@@ -7,6 +7,8 @@
 // States.Runtime with the cause "Invalid arguments in States.<Name>",
 // fractional numbers are truncated (Java int conversion) except by
 // States.MathAdd, which rounds, and a seeded States.MathRandom draws from
-// the java.util.Random sequence. Values are JSON values as decoded with
-// UseNumber; numbers produced here are json.Number.
+// the java.util.Random sequence. Values are jsonvalue values (objects are
+// *jsonvalue.Object and keep their member order); numbers produced here
+// are json.Number. Membership tests (ArrayContains, ArrayUnique) compare
+// objects by content, whatever their member order.
 package intrinsics

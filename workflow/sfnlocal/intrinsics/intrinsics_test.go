@@ -1,7 +1,6 @@
 package intrinsics
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -10,24 +9,26 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonpath"
 )
 
 func decode(t *testing.T, s string) any {
 	t.Helper()
-	d := json.NewDecoder(bytes.NewReader([]byte(s)))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode([]byte(s))
+	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
 	return v
 }
 
+// text is v's JSON text, members in order, for exact comparisons.
+func text(v any) string { return jsonvalue.Encode(v) }
+
 func resolver(t *testing.T, input string) func(string) (any, error) {
 	t.Helper()
 	in := decode(t, input)
-	ctx := map[string]any{"Execution": map[string]any{"Name": "exec-1"}}
+	ctx := jsonvalue.ObjectOf("Execution", jsonvalue.ObjectOf("Name", "exec-1"))
 	vars := map[string]any{"greeting": "hi"}
 	return func(p string) (any, error) { return jsonpath.Resolve(p, in, ctx, vars) }
 }
@@ -72,6 +73,19 @@ func TestEval(t *testing.T) {
 		{"round trip", `States.StringToJson(States.JsonToString($.o))`, `{"o":{"a":[1,{"b":null}]}}`, `{"a":[1,{"b":null}]}`},
 		{"JsonToString keeps number text", `States.JsonToString($.o)`, `{"o":{"n":1.50,"s":"a&b"}}`, `"{\"n\":1.50,\"s\":\"a&b\"}"`},
 		{"JsonMerge non-boolean flag is shallow", `States.JsonMerge($.a, $.b, 'false')`, `{"a":{"x":1},"b":{"y":2}}`, `{"x":1,"y":2}`},
+
+		// Member order: as written, a merge keeps the left order with the
+		// right's new keys last.
+		{"JsonMerge keeps the left order", `States.JsonMerge($.a, $.b, false)`, `{"a":{"z":1,"b":2,"m":0},"b":{"q":3,"z":4}}`, `{"z":4,"b":2,"m":0,"q":3}`},
+		{"StringToJson keeps the text order", `States.StringToJson($.s)`, `{"s":"{\"z\":1,\"a\":{\"y\":2,\"b\":3}}"}`, `{"z":1,"a":{"y":2,"b":3}}`},
+		{"JsonToString keeps the order", `States.JsonToString($.o)`, `{"o":{"z":1,"a":[{"y":2,"b":3}]}}`, `"{\"z\":1,\"a\":[{\"y\":2,\"b\":3}]}"`},
+		{"Format keeps the order", `States.Format('{}', $.o)`, `{"o":{"z":1,"a":2}}`, `"{\"z\":1,\"a\":2}"`},
+		{"Array keeps the order", `States.Array($.o)`, `{"o":{"z":1,"a":2}}`, `[{"z":1,"a":2}]`},
+		{"ArrayContains object in another order", `States.ArrayContains($.a, $.o)`, `{"a":[1,{"x":1,"y":{"p":1,"q":2}}],"o":{"y":{"q":2,"p":1.0},"x":1}}`, `true`},
+		{"ArrayContains object with other content", `States.ArrayContains($.a, $.o)`, `{"a":[{"x":1,"y":2}],"o":{"y":2,"x":1,"z":3}}`, `false`},
+		{"ArrayUnique objects by content", `States.ArrayUnique($.a)`, `{"a":[{"x":1,"y":2},{"y":2,"x":1.0},{"x":1},{"y":2,"x":1}]}`, `[{"x":1,"y":2},{"x":1}]`},
+		{"ArrayGetItem keeps the order", `States.ArrayGetItem($.a, 0)`, `{"a":[{"z":1,"a":2}]}`, `{"z":1,"a":2}`},
+		{"ArrayPartition keeps the order", `States.ArrayPartition($.a, 1)`, `{"a":[{"z":1,"a":2}]}`, `[[{"z":1,"a":2}]]`},
 
 		// Arrays.
 		{"Array empty", `States.Array()`, `{}`, `[]`},
@@ -122,7 +136,7 @@ func TestEval(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Eval(%s): %v", tt.expr, err)
 			}
-			if diff := cmp.Diff(decode(t, tt.want), got); diff != "" {
+			if diff := cmp.Diff(text(decode(t, tt.want)), text(got)); diff != "" {
 				t.Errorf("Eval(%s) (-want +got):\n%s", tt.expr, diff)
 			}
 		})
@@ -240,7 +254,7 @@ func TestNestingLimit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("10 nested calls: %v", err)
 	}
-	if diff := cmp.Diff(decode(t, "[[[[[[[[[[1]]]]]]]]]]"), got); diff != "" {
+	if diff := cmp.Diff("[[[[[[[[[[1]]]]]]]]]]", text(got)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -321,7 +335,7 @@ func TestWithTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Template: %v", err)
 	}
-	if diff := cmp.Diff(decode(t, `{"n":"Ada has 3","raw":1}`), got); diff != "" {
+	if diff := cmp.Diff(`{"n":"Ada has 3","raw":1}`, text(got)); diff != "" {
 		t.Errorf("Template (-want +got):\n%s", diff)
 	}
 	_, err = jsonpath.Template(decode(t, `{"x.$": "States.MathAdd($.name, 1)"}`), res, eval)

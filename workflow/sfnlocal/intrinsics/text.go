@@ -2,10 +2,7 @@ package intrinsics
 
 import (
 	"crypto/rand"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
@@ -60,16 +57,11 @@ func stringToJSON(args []any, _ []node) (any, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil // AWS returns null for an empty string
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode([]byte(s))
+	if err != nil {
 		return nil, invalid(fn, "invalid JSON: "+err.Error())
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, invalid(fn, "invalid JSON: text after the value")
-	}
-	return v, nil
+	return v, nil // objects keep the text's member order
 }
 
 func jsonToString(args []any, _ []node) (any, error) {
@@ -78,21 +70,18 @@ func jsonToString(args []any, _ []node) (any, error) {
 
 func jsonMerge(args []any, _ []node) (any, error) {
 	const fn = "States.JsonMerge"
-	a, ok := args[0].(map[string]any)
-	b, ok2 := args[1].(map[string]any)
+	a, ok := args[0].(*jsonvalue.Object)
+	b, ok2 := args[1].(*jsonvalue.Object)
 	if !ok || !ok2 {
 		return nil, invalid(fn, fmt.Sprintf("expected two objects, got %s and %s", jsonvalue.TypeName(args[0]), jsonvalue.TypeName(args[1])))
 	}
 	if args[2] == true {
 		return nil, invalid(fn, "deep merging is not supported; the third argument must be false")
 	}
-	out := make(map[string]any, len(a)+len(b))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
+	// a's members in their order, b's values replacing a's in place and
+	// b's new keys after them.
+	out := a.Clone()
+	b.Range(func(k string, v any) bool { out.Set(k, v); return true })
 	return out, nil
 }
 

@@ -2,8 +2,7 @@ package intrinsics
 
 import (
 	"math"
-	"math/big"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,23 +46,20 @@ func writeKey(b *strings.Builder, v any) {
 			b.WriteByte(',')
 		}
 		b.WriteByte(']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+	case *jsonvalue.Object:
+		keys := slices.Sorted(slices.Values(x.Keys()))
 		b.WriteByte('{')
 		for _, k := range keys {
+			v, _ := x.Get(k)
 			b.WriteString(strconv.Quote(k))
 			b.WriteByte(':')
-			writeKey(b, x[k])
+			writeKey(b, v)
 			b.WriteByte(',')
 		}
 		b.WriteByte('}')
 	default:
 		if f, ok := jsonvalue.Float(v); ok {
-			if r, ok := new(big.Rat).SetString(jsonvalue.Encode(v)); ok {
+			if r, ok := jsonvalue.Rat(v); ok {
 				b.WriteString("n" + r.RatString())
 				return
 			}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Many goroutines evaluate the same cached expressions with their own
@@ -29,10 +31,10 @@ func TestConcurrentEvaluation(t *testing.T) {
 			for i := range iterations {
 				n := w*iterations + i
 				vars := Vars{
-					"states": map[string]any{"input": map[string]any{
-						"n":     json.Number(strconv.Itoa(n)),
-						"names": []any{fmt.Sprintf("w%d", w), fmt.Sprintf("i%d", i)},
-					}},
+					"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf(
+						"n", json.Number(strconv.Itoa(n)),
+						"names", []any{fmt.Sprintf("w%d", w), fmt.Sprintf("i%d", i)},
+					)),
 					"worker": json.Number(strconv.Itoa(w)),
 				}
 				got, err := Template(template, vars)
@@ -40,7 +42,7 @@ func TestConcurrentEvaluation(t *testing.T) {
 					errs <- err
 					return
 				}
-				m := got.(map[string]any)
+				m := got.(*jsonvalue.Object)
 				want := map[string]any{
 					"item":   json.Number(strconv.Itoa(n)),
 					"double": json.Number(strconv.Itoa(2 * n)),
@@ -49,8 +51,8 @@ func TestConcurrentEvaluation(t *testing.T) {
 					"who":    json.Number(strconv.Itoa(w)),
 				}
 				for k, v := range want {
-					if fmt.Sprint(m[k]) != fmt.Sprint(v) {
-						errs <- fmt.Errorf("worker %d iteration %d: %s = %v, want %v", w, i, k, m[k], v)
+					if got, _ := m.Get(k); fmt.Sprint(got) != fmt.Sprint(v) {
+						errs <- fmt.Errorf("worker %d iteration %d: %s = %v, want %v", w, i, k, got, v)
 						return
 					}
 				}
@@ -65,7 +67,7 @@ func TestConcurrentEvaluation(t *testing.T) {
 }
 
 func BenchmarkEvalCached(b *testing.B) {
-	vars := Vars{"states": map[string]any{"input": map[string]any{"a": json.Number("2"), "b": "x"}}}
+	vars := Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("a", json.Number("2"), "b", "x"))}
 	for b.Loop() {
 		if _, err := Eval("{'v': $states.input.a * 3, 'u': $uppercase($states.input.b)}", vars); err != nil {
 			b.Fatal(err)

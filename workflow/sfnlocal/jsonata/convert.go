@@ -6,20 +6,31 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/blues/jsonata-go/jtypes"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // null is how the library represents JSON null; a plain nil is undefined
 // to it, so a null field would vanish from $states.input.
 var null any = (*any)(nil)
 
-// toLib converts an engine JSON value into the library's form: numbers as
-// float64, null as a typed nil pointer. It always copies, so nothing the
-// engine holds is shared with an evaluation.
-func toLib(v any) (any, error) {
+// orders remembers the member order of the objects toLib converted, keyed
+// by the identity of the map made for each. The library has no ordered
+// object, but it hands back the maps it was given when an expression
+// selects an object without building a new one ($states.input.fields), so
+// such an object comes back in its order. A nil orders remembers nothing.
+type orders map[uintptr][]string
+
+// toLib converts an engine JSON value into the library's form: objects as
+// map[string]any, numbers as float64, null as a typed nil pointer. It
+// always copies, so nothing the engine holds is shared with an
+// evaluation; ord, when not nil, records each object's member order.
+func toLib(v any, ord orders) (any, error) {
 	switch v := v.(type) {
 	case nil:
 		return null, nil
@@ -35,20 +46,24 @@ func toLib(v any) (any, error) {
 		return float64(v), nil
 	case int64:
 		return float64(v), nil
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			c, err := toLib(x)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = c
+	case *jsonvalue.Object:
+		out := make(map[string]any, v.Len())
+		var err error
+		v.Range(func(k string, x any) bool {
+			out[k], err = toLib(x, ord)
+			return err == nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if ord != nil {
+			ord[reflect.ValueOf(out).Pointer()] = v.Keys()
 		}
 		return out, nil
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			c, err := toLib(x)
+			c, err := toLib(x, ord)
 			if err != nil {
 				return nil, err
 			}
@@ -65,8 +80,12 @@ var errFunction = errors.New("a function cannot be converted to JSON")
 
 // fromLib converts a library result back into an engine JSON value.
 // Undefined members of objects and arrays are dropped, as JSON.stringify
-// drops them; the caller decides what an undefined result means.
-func fromLib(v reflect.Value) (any, bool, error) {
+// drops them; the caller decides what an undefined result means. An
+// object toLib made (found in ord) comes back in its original member
+// order; an object the expression built is a Go map without order, so
+// its members come back sorted by key: the same every time, though not
+// always the order AWS would give.
+func fromLib(v reflect.Value, ord orders) (any, bool, error) {
 	for v.IsValid() && (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer) {
 		if v.IsNil() {
 			return nil, true, nil
@@ -97,7 +116,7 @@ func fromLib(v reflect.Value) (any, bool, error) {
 	case reflect.Slice, reflect.Array:
 		out := make([]any, 0, v.Len())
 		for i := range v.Len() {
-			x, ok, err := fromLib(v.Index(i))
+			x, ok, err := fromLib(v.Index(i), ord)
 			if err != nil {
 				return nil, false, err
 			}
@@ -107,20 +126,48 @@ func fromLib(v reflect.Value) (any, bool, error) {
 		}
 		return out, true, nil
 	case reflect.Map:
-		out := make(map[string]any, v.Len())
-		iter := v.MapRange()
-		for iter.Next() {
-			x, ok, err := fromLib(iter.Value())
-			if err != nil {
-				return nil, false, err
-			}
-			if ok {
-				out[fmt.Sprint(iter.Key().Interface())] = x
-			}
-		}
-		return out, true, nil
+		return objectFromLib(v, ord)
 	}
 	return nil, false, fmt.Errorf("%s cannot be converted to JSON", v.Type())
+}
+
+// objectFromLib converts a library map: the members toLib recorded in
+// their order, any others after them sorted by key.
+func objectFromLib(v reflect.Value, ord orders) (any, bool, error) {
+	values := make(map[string]reflect.Value, v.Len())
+	iter := v.MapRange()
+	for iter.Next() {
+		values[fmt.Sprint(iter.Key().Interface())] = iter.Value()
+	}
+	keys := make([]string, 0, len(values))
+	for _, k := range ord[v.Pointer()] {
+		if _, ok := values[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	if known := len(keys); known < len(values) {
+		seen := make(map[string]bool, known)
+		for _, k := range keys {
+			seen[k] = true
+		}
+		for k := range values {
+			if !seen[k] {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys[known:])
+	}
+	out := jsonvalue.NewObject(len(keys))
+	for _, k := range keys {
+		x, ok, err := fromLib(values[k], ord)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			out.Set(k, x)
+		}
+	}
+	return out, true, nil
 }
 
 // number renders f the way JavaScript (and so JSONata) writes numbers:

@@ -7,9 +7,10 @@
 // Step Functions adds to JSONata: $partition, $range, $hash, $random (with
 // an optional seed), $uuid and $parse. $eval is not available, as on AWS.
 //
-// Values in and out follow the sfnlocal convention (map[string]any, []any,
-// string, json.Number, bool, nil); integers come back as integers (3, not
-// 3.0). An expression that evaluates to nothing (undefined) is an error,
+// Values in and out follow the sfnlocal convention (*jsonvalue.Object,
+// []any, string, json.Number, bool, nil); integers come back as integers
+// (3, not 3.0). Template objects keep their member order, and so does an
+// object an expression selects without building it anew. An expression that evaluates to nothing (undefined) is an error,
 // as on AWS, and every error is a States.QueryEvaluationError whose cause
 // names the expression and the field it was written in.
 //
@@ -30,8 +31,10 @@
 //   - $assert, $parseInteger and $formatInteger are missing.
 //   - Numbers are doubles: integers beyond 2^53 lose precision and a
 //     number's text is normalized (1.50 becomes 1.5).
-//   - Objects are Go maps: key order is not kept, $keys answers sorted,
-//     and $each, $spread and the * wildcard see keys in random order.
+//   - Inside an expression objects are Go maps: an object an expression
+//     builds ({…}, $merge, $spread, …) comes out with its keys sorted,
+//     $keys answers sorted, and $each, $spread and the * wildcard see
+//     keys in random order.
 //   - Error causes carry jsonata-js's codes (T2001, D3137…) but the
 //     library's wording, which differs from jsonata-js's.
 //   - A non-finite result (1/0) is an error, not "Infinity".

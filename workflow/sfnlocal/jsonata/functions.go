@@ -1,7 +1,6 @@
 package jsonata
 
 import (
-	"bytes"
 	"crypto/md5"
 	"crypto/rand"
 	"crypto/sha1"
@@ -22,6 +21,8 @@ import (
 	lib "github.com/blues/jsonata-go"
 	"github.com/blues/jsonata-go/jlib"
 	"github.com/blues/jsonata-go/jtypes"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // stepFunctions are the functions Step Functions adds to JSONata. $random
@@ -49,7 +50,7 @@ func libFunc(name string, fn func(args []arg) (any, error)) func(...reflect.Valu
 	return func(values ...reflect.Value) (any, error) {
 		args := make([]arg, len(values))
 		for i, v := range values {
-			x, ok, err := fromLib(v)
+			x, ok, err := fromLib(v, nil)
 			if err != nil {
 				return nil, signatureError(name, i+1)
 			}
@@ -62,7 +63,7 @@ func libFunc(name string, fn func(args []arg) (any, error)) func(...reflect.Valu
 		if err != nil {
 			return nil, err
 		}
-		return toLib(out)
+		return toLib(out, nil)
 	}
 }
 
@@ -279,13 +280,8 @@ func parse(args []arg) (any, error) {
 	if !ok {
 		return nil, signatureError("parse", 1)
 	}
-	d := json.NewDecoder(bytes.NewReader([]byte(text)))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, &codedError{"D3137", "Invalid JSON"}
-	}
-	if _, err := d.Token(); err != io.EOF {
+	v, err := jsonvalue.Decode([]byte(text))
+	if err != nil {
 		return nil, &codedError{"D3137", "Invalid JSON"}
 	}
 	return v, nil

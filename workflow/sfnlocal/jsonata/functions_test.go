@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 func TestStepFunctionsFunctions(t *testing.T) {
@@ -33,7 +35,7 @@ func TestStepFunctionsFunctions(t *testing.T) {
 		{"random seeded like java.util.Random", "$random(42)", n("0.7275636800328681")},
 		{"random seeded is repeatable", "$random($states.input.count) = $random(3)", true},
 		{"random in range", "($r := $random(); $r >= 0 and $r < 1)", true},
-		{"parse object", "$parse($states.input.payload)", map[string]any{"ok": true, "n": []any{n("1"), n("2.5")}}},
+		{"parse object", "$parse($states.input.payload)", jsonvalue.ObjectOf("n", []any{n("1"), n("2.5")}, "ok", true)},
 		{"parse path", "$parse($states.input.payload).n[1]", n("2.5")},
 		{"parse null", "$parse('null')", nil},
 		{"parse string", `$parse('"s"')`, "s"},
@@ -45,7 +47,7 @@ func TestStepFunctionsFunctions(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Eval(%q): %v", tt.expr, err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, asText); diff != "" {
 				t.Errorf("Eval(%q) (-want +got):\n%s", tt.expr, diff)
 			}
 		})
@@ -107,7 +109,7 @@ func TestStepFunctionsFunctionErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Eval(tt.expr, Vars{"states": map[string]any{"input": map[string]any{}}})
+			_, err := Eval(tt.expr, Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.NewObject(0))})
 			var got *Error
 			if !errors.As(err, &got) {
 				t.Fatalf("Eval(%q) error = %v, want *Error", tt.expr, err)

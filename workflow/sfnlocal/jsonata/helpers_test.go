@@ -2,21 +2,26 @@ package jsonata
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
-// decode parses JSON the way the engine does, with json.Number.
+// decode parses JSON the way the engine does: ordered objects, numbers
+// as json.Number.
 func decode(t *testing.T, s string) any {
 	t.Helper()
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode([]byte(s))
+	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
 	return v
 }
+
+// asText compares objects by their JSON text, so member order counts.
+var asText = cmp.Transformer("JSON", func(o *jsonvalue.Object) string { return jsonvalue.Encode(o) })
 
 // stateVars is $states for an order-approval Task state, plus $customerName.
 func stateVars(t *testing.T) Vars {

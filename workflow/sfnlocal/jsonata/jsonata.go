@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	lib "github.com/blues/jsonata-go"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Vars are the variables an expression sees, by name without the $:
@@ -42,16 +43,17 @@ func Validate(expr string) error {
 // undefined, is an *Error named States.QueryEvaluationError. Safe for
 // concurrent use.
 func Eval(expr string, vars Vars) (any, error) {
-	bound, err := bind(vars)
+	b, err := bind(vars)
 	if err != nil {
 		return nil, err
 	}
-	return eval("", strings.TrimSpace(expr), bound)
+	return eval("", strings.TrimSpace(expr), b)
 }
 
 // Template evaluates every JSONata expression in v, a JSON value such as
 // an Arguments, Output or Assign field, recursively through objects and
-// arrays; everything else is copied. It is TemplateField with the field
+// arrays; everything else is copied. Objects keep the template's member
+// order. It is TemplateField with the field
 // left unnamed, so error causes locate expressions relative to v ("a/b",
 // "[0]").
 func Template(v any, vars Vars) (any, error) {
@@ -64,40 +66,36 @@ func Template(v any, vars Vars) (any, error) {
 // An expression that evaluates to undefined fails the state, as on AWS; it
 // is not dropped. Safe for concurrent use.
 func TemplateField(field string, v any, vars Vars) (any, error) {
-	bound, err := bind(vars)
+	b, err := bind(vars)
 	if err != nil {
 		return nil, err
 	}
-	return walk(field, v, bound)
+	return walk(field, v, b)
 }
 
-func walk(field string, v any, vars map[string]any) (any, error) {
+func walk(field string, v any, b *binding) (any, error) {
 	switch v := v.(type) {
 	case string:
 		if IsExpression(v) {
-			return eval(field, body(v), vars)
+			return eval(field, body(v), b)
 		}
 		return v, nil
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // the first failure reported is the same every time
-		out := make(map[string]any, len(v))
-		for _, k := range keys {
-			x, err := walk(join(field, "/", k), v[k], vars)
+	case *jsonvalue.Object:
+		out := jsonvalue.NewObject(v.Len()) // in the template's order
+		for _, k := range v.Keys() {
+			x, _ := v.Get(k)
+			x, err := walk(join(field, "/", k), x, b)
 			if err != nil {
 				return nil, err
 			}
-			out[k] = x
+			out.Set(k, x)
 		}
 		return out, nil
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
 			var err error
-			if out[i], err = walk(field+"["+strconv.Itoa(i)+"]", x, vars); err != nil {
+			if out[i], err = walk(field+"["+strconv.Itoa(i)+"]", x, b); err != nil {
 				return nil, err
 			}
 		}
@@ -114,17 +112,24 @@ func join(field, sep, name string) string {
 	return field + sep + name
 }
 
+// binding is the variables of one call in the library's form, with the
+// member order of the objects among them.
+type binding struct {
+	vars  map[string]any
+	order orders
+}
+
 // bind converts vars into the library's form once per call.
-func bind(vars Vars) (map[string]any, error) {
-	bound := make(map[string]any, len(vars))
+func bind(vars Vars) (*binding, error) {
+	b := &binding{vars: make(map[string]any, len(vars)), order: orders{}}
 	for name, v := range vars {
-		x, err := toLib(v)
+		x, err := toLib(v, b.order)
 		if err != nil {
 			return nil, &Error{Name: ErrorName, Message: fmt.Sprintf("variable $%s: %v", name, err)}
 		}
-		bound[name] = x
+		b.vars[name] = x
 	}
-	return bound, nil
+	return b, nil
 }
 
 // evalMu serializes evaluations: the library sets the name and context of
@@ -132,12 +137,12 @@ func bind(vars Vars) (map[string]any, error) {
 // race and can read each other's context.
 var evalMu sync.Mutex
 
-func eval(field, expr string, vars map[string]any) (any, error) {
+func eval(field, expr string, b *binding) (any, error) {
 	compiled, err := compile(expr)
 	if err != nil {
 		return nil, evaluationError(field, expr, err)
 	}
-	result, err := run(expr, compiled, vars)
+	result, err := run(expr, compiled, b.vars)
 	if errors.Is(err, lib.ErrUndefined) {
 		return nil, undefinedError(field, expr)
 	}
@@ -147,7 +152,7 @@ func eval(field, expr string, vars map[string]any) (any, error) {
 	if result == nil { // the library's null
 		return nil, nil
 	}
-	out, ok, err := fromLib(reflect.ValueOf(result))
+	out, ok, err := fromLib(reflect.ValueOf(result), b.order)
 	if err != nil {
 		return nil, evaluationError(field, expr, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 func TestIsExpression(t *testing.T) {
@@ -71,8 +73,8 @@ func TestEval(t *testing.T) {
 		{"predicate", "$states.input.orders[price < 5].id", []any{"b", "c"}},
 		{"count", "$count($states.input.orders)", json.Number("3")},
 		{"object construction", "{'customer': $customerName, 'total': $states.input.count * 10, 'first': $states.input.orders[0].id}",
-			map[string]any{"customer": "María", "total": json.Number("30"), "first": "a"}},
-		{"undefined member dropped", "{'a': $states.input.missing, 'b': 1}", map[string]any{"b": json.Number("1")}},
+			jsonvalue.ObjectOf("customer", "María", "first", "a", "total", json.Number("30"))},
+		{"undefined member dropped", "{'a': $states.input.missing, 'b': 1}", jsonvalue.ObjectOf("b", json.Number("1"))},
 		{"array construction", "[$states.input.count, 'x', true, null]", []any{json.Number("3"), "x", true, nil}},
 		{"block with local variable", "($n := $states.input.count; $n * $n)", json.Number("9")},
 		{"null literal", "null", nil},
@@ -90,7 +92,7 @@ func TestEval(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Eval(%q): %v", tt.expr, err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, asText); diff != "" {
 				t.Errorf("Eval(%q) (-want +got):\n%s", tt.expr, diff)
 			}
 		})
@@ -162,13 +164,14 @@ func TestEvalDoesNotLeakVariables(t *testing.T) {
 // The result must be a fresh value: changing it must not change the input.
 func TestEvalDoesNotAliasInput(t *testing.T) {
 	t.Parallel()
-	input := map[string]any{"items": []any{"a"}}
-	got, err := Eval("$states.input", Vars{"states": map[string]any{"input": input}})
+	items := []any{"a"}
+	got, err := Eval("$states.input", Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("items", items))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got.(map[string]any)["items"].([]any)[0] = "changed"
-	if input["items"].([]any)[0] != "a" {
+	gotItems, _ := got.(*jsonvalue.Object).Get("items")
+	gotItems.([]any)[0] = "changed"
+	if items[0] != "a" {
 		t.Error("changing the result changed the input")
 	}
 }

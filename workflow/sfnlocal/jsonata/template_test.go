@@ -41,7 +41,7 @@ func TestTemplate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Template: %v", err)
 			}
-			if diff := cmp.Diff(decode(t, tt.want), got); diff != "" {
+			if diff := cmp.Diff(decode(t, tt.want), got, asText); diff != "" {
 				t.Errorf("Template (-want +got):\n%s", diff)
 			}
 		})
@@ -87,7 +87,7 @@ func TestTemplateLeavesInputAlone(t *testing.T) {
 	if _, err := Template(template, nil); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(before, template); diff != "" {
+	if diff := cmp.Diff(before, template, asText); diff != "" {
 		t.Errorf("template changed (-before +after):\n%s", diff)
 	}
 }

@@ -1,12 +1,12 @@
 package jsonpath
 
 import (
-	"slices"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Get evaluates path against doc. A definite path returns the selected value
 // or a *NoMatchError; an indefinite path returns a []any of the matches in
-// document order (object members in key order), possibly empty. A malformed
+// document order (object members in their order), possibly empty. A malformed
 // path is a *SyntaxError.
 func Get(doc any, path string) (any, error) {
 	p, err := parse(path)
@@ -48,13 +48,13 @@ func eval(p path, doc any) (any, error) {
 func apply(s segment, n, root any, out []any) (_ []any, ok bool) {
 	switch s.kind {
 	case segName:
-		m, isMap := n.(map[string]any)
-		if !isMap {
+		m, isObj := n.(*jsonvalue.Object)
+		if !isObj {
 			return out, false
 		}
 		found := false
 		for _, name := range s.names {
-			if v, has := m[name]; has {
+			if v, has := m.Get(name); has {
 				out, found = append(out, v), true
 			}
 		}
@@ -82,7 +82,7 @@ func apply(s segment, n, root any, out []any) (_ []any, ok bool) {
 		}
 		return out, true
 	case segFilter:
-		if m, isMap := n.(map[string]any); isMap {
+		if m, isObj := n.(*jsonvalue.Object); isObj {
 			if s.filter.eval(root, m) {
 				out = append(out, m)
 			}
@@ -117,23 +117,12 @@ func children(n any) []any {
 	switch v := n.(type) {
 	case []any:
 		return v
-	case map[string]any:
-		out := make([]any, 0, len(v))
-		for _, k := range sortedKeys(v) {
-			out = append(out, v[k])
-		}
+	case *jsonvalue.Object:
+		out := make([]any, 0, v.Len())
+		v.Range(func(_ string, x any) bool { out = append(out, x); return true })
 		return out
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func appendSlice(s segment, a []any, out []any) []any {

@@ -1,24 +1,26 @@
 package jsonpath
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 func doc(t *testing.T, s string) any {
 	t.Helper()
-	d := json.NewDecoder(bytes.NewReader([]byte(s)))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	v, err := jsonvalue.Decode([]byte(s))
+	if err != nil {
 		t.Fatalf("decode %s: %v", s, err)
 	}
 	return v
 }
+
+// text is v's JSON text, members in order, for exact comparisons.
+func text(v any) string { return jsonvalue.Encode(v) }
 
 const store = `{
   "a": {"b": "x", "c d": 1, "e": [1, 2, 3]},
@@ -78,7 +80,7 @@ func TestGet(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Get(%q): %v", tt.path, err)
 			}
-			if diff := cmp.Diff(doc(t, tt.want), got); diff != "" {
+			if diff := cmp.Diff(text(doc(t, tt.want)), text(got)); diff != "" {
 				t.Errorf("Get(%q) (-want +got):\n%s", tt.path, diff)
 			}
 		})
@@ -181,10 +183,10 @@ func TestSet(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Set: %v", err)
 			}
-			if diff := cmp.Diff(doc(t, tt.want), got); diff != "" {
+			if diff := cmp.Diff(text(doc(t, tt.want)), text(got)); diff != "" {
 				t.Errorf("Set (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(doc(t, tt.in), in); diff != "" {
+			if diff := cmp.Diff(text(doc(t, tt.in)), text(in)); diff != "" {
 				t.Errorf("Set mutated its input (-want +got):\n%s", diff)
 			}
 		})
@@ -234,7 +236,7 @@ func TestResolve(t *testing.T) {
 		{"$$.Task.Token", "tok"},
 		{"$$", ctx},
 		{"$myVar.x.y", "v"},
-		{"$myVar['x']", map[string]any{"y": "v"}},
+		{"$myVar['x']", jsonvalue.ObjectOf("y", "v")},
 		{"$n", json.Number("5")},
 	}
 	for _, tt := range tests {
@@ -243,7 +245,7 @@ func TestResolve(t *testing.T) {
 			t.Errorf("Resolve(%q): %v", tt.path, err)
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
+		if diff := cmp.Diff(text(tt.want), text(got)); diff != "" {
 			t.Errorf("Resolve(%q) (-want +got):\n%s", tt.path, diff)
 		}
 	}
@@ -258,7 +260,7 @@ func TestResolve(t *testing.T) {
 func TestTemplate(t *testing.T) {
 	t.Parallel()
 	input := doc(t, `{"name":"Ada","items":[1,2]}`)
-	resolve := func(p string) (any, error) { return Resolve(p, input, map[string]any{"Token": "t"}, nil) }
+	resolve := func(p string) (any, error) { return Resolve(p, input, jsonvalue.ObjectOf("Token", "t"), nil) }
 	intrinsic := func(e string) (any, error) { return "called " + e, nil }
 	tmpl := doc(t, `{
 	  "static": {"k": [1, "$.name"]},
@@ -278,14 +280,14 @@ func TestTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Template: %v", err)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(text(want), text(got)); diff != "" {
 		t.Errorf("Template (-want +got):\n%s", diff)
 	}
 }
 
 func TestTemplateErrors(t *testing.T) {
 	t.Parallel()
-	resolve := func(p string) (any, error) { return Resolve(p, map[string]any{}, nil, nil) }
+	resolve := func(p string) (any, error) { return Resolve(p, jsonvalue.NewObject(0), nil, nil) }
 	tests := []struct {
 		tmpl, field string
 		noMatch     bool

@@ -2,14 +2,16 @@ package jsonpath
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Set returns a copy of doc with value placed at path, a Reference Path, as
 // ResultPath does: "$" replaces the whole document and missing objects on
-// the way are created. doc is not modified; the result shares the subtrees
-// it does not change. A path that crosses a value that is not an object (or
+// the way are created. A key that exists keeps its position and a new key
+// goes last, as on AWS. doc is not modified; the result shares the
+// subtrees it does not change. A path that crosses a value that is not an object (or
 // an array index out of range) is a *ResultPathError; a path that is not a
 // Reference Path is a *SyntaxError.
 func Set(doc any, path string, value any) (any, error) {
@@ -30,20 +32,20 @@ func setIn(n any, segs []segment, value any, src string) (any, error) {
 	s := segs[0]
 	switch s.kind {
 	case segName:
-		m, ok := n.(map[string]any)
+		m, ok := n.(*jsonvalue.Object)
 		if !ok {
 			return nil, &ResultPathError{Path: src, Msg: fmt.Sprintf("cannot set %q on a %s", s.names[0], kind(n))}
 		}
-		child, ok := m[s.names[0]]
+		child, ok := m.Get(s.names[0])
 		if !ok && len(segs) > 1 {
-			child = map[string]any{}
+			child = jsonvalue.NewObject(1)
 		}
 		v, err := setIn(child, segs[1:], value, src)
 		if err != nil {
 			return nil, err
 		}
-		out := maps.Clone(m)
-		out[s.names[0]] = v
+		out := m.Clone()
+		out.Set(s.names[0], v) // in place when the key exists, appended when new
 		return out, nil
 	default:
 		a, ok := n.([]any)
@@ -63,7 +65,7 @@ func setIn(n any, segs []segment, value any, src string) (any, error) {
 
 func kind(v any) string {
 	switch x := v.(type) {
-	case map[string]any:
+	case *jsonvalue.Object:
 		return "object"
 	case []any:
 		return fmt.Sprintf("array of length %d", len(x))

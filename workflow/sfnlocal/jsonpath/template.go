@@ -3,25 +3,28 @@ package jsonpath
 import (
 	"errors"
 	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // Template expands a JSONPath payload template (Parameters, ResultSelector,
 // ItemSelector, Assign). Objects and arrays are walked recursively; a key
 // ending in ".$" has its string value evaluated, through intrinsic when it
 // is an intrinsic function call ("States.…(…)") and through resolve when it
-// is a path ("$…", "$$…", "$name…"), and is output without the suffix.
+// is a path ("$…", "$$…", "$name…"), and is output without the suffix in
+// its place: the output keeps the template's member order.
 // Other values are copied as they are. Errors are *FieldError naming the
 // key, wrapping the error from resolve or intrinsic unchanged.
 func Template(tmpl any, resolve func(path string) (any, error), intrinsic func(expr string) (any, error)) (any, error) {
 	switch t := tmpl.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for _, k := range sortedKeys(t) {
+	case *jsonvalue.Object:
+		out := jsonvalue.NewObject(t.Len())
+		for _, k := range t.Keys() {
 			v, err := field(k, t, resolve, intrinsic)
 			if err != nil {
 				return nil, err
 			}
-			out[strings.TrimSuffix(k, ".$")] = v
+			out.Set(strings.TrimSuffix(k, ".$"), v)
 		}
 		return out, nil
 	case []any:
@@ -37,13 +40,13 @@ func Template(tmpl any, resolve func(path string) (any, error), intrinsic func(e
 	return tmpl, nil
 }
 
-func field(k string, t map[string]any, resolve, intrinsic func(string) (any, error)) (any, error) {
-	v := t[k]
+func field(k string, t *jsonvalue.Object, resolve, intrinsic func(string) (any, error)) (any, error) {
+	v, _ := t.Get(k)
 	name, dynamic := strings.CutSuffix(k, ".$")
 	if !dynamic {
 		return Template(v, resolve, intrinsic)
 	}
-	if _, dup := t[name]; dup {
+	if _, dup := t.Get(name); dup {
 		return nil, &FieldError{Field: k, Err: errors.New("the template also has a field " + name)}
 	}
 	s, ok := v.(string)

@@ -1,13 +1,15 @@
-// Package jsonvalue holds the helpers the engine and its expression packages
-// share for JSON values as encoding/json decodes them with UseNumber:
-// map[string]any, []any, string, json.Number, bool and nil.
+// Package jsonvalue holds the JSON values the engine and its expression
+// packages share, and the helpers that work on them. A value is one of
+// *Object (members in order), []any, string, json.Number (the exact text of
+// a number), bool or nil. Values are immutable once built: a value may be
+// shared by executions, branches and iterations, so code that changes one
+// copies it first (Object.Clone, DeepCopy).
 package jsonvalue
 
 import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Float converts a JSON number (json.Number or a Go number) to float64. A
@@ -30,26 +32,13 @@ func Float(v any) (float64, bool) {
 // Int is i as a json.Number.
 func Int(i int64) json.Number { return json.Number(strconv.FormatInt(i, 10)) }
 
-// Encode renders v compactly, without HTML escaping, as Step Functions does;
-// a value that cannot be encoded renders as "null".
-func Encode(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "null"
-	}
-	s := b.String()
-	return s[:len(s)-1]
-}
-
 // TypeName names v's JSON type as AWS's messages do: "object", "array",
 // "string", "number", "boolean" or "null".
 func TypeName(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case *Object, map[string]any:
+	case *Object:
 		return "object"
 	case []any:
 		return "array"

@@ -27,14 +27,14 @@ func TestFloat(t *testing.T) {
 
 func TestEncodeAndTypeName(t *testing.T) {
 	t.Parallel()
-	v := map[string]any{"a": []any{Int(1), "<b>", nil, true}}
-	if got, want := Encode(v), `{"a":[1,"<b>",null,true]}`; got != want {
+	v := ObjectOf("z", []any{Int(1), "<b>", nil, true}, "a", false)
+	if got, want := Encode(v), `{"z":[1,"<b>",null,true],"a":false}`; got != want {
 		t.Errorf("Encode = %s, want %s", got, want)
 	}
 	if got := Encode(math.NaN()); got != "null" {
 		t.Errorf("Encode(NaN) = %s, want null", got)
 	}
-	for v, want := range map[any]string{nil: "null", "s": "string", true: "boolean", json.Number("1"): "number"} {
+	for v, want := range map[any]string{nil: "null", "s": "string", true: "boolean", json.Number("1"): "number", NewObject(0): "object"} {
 		if got := TypeName(v); got != want {
 			t.Errorf("TypeName(%#v) = %s, want %s", v, got, want)
 		}

@@ -111,32 +111,7 @@ func (o *Object) Clone() *Object {
 // MarshalJSON renders the object with its members in order, without HTML
 // escaping, as Step Functions does.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.Keys() {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := encodeTo(&b, k); err != nil {
-			return nil, err
-		}
-		b.WriteByte(':')
-		if err := encodeTo(&b, o.vals[k]); err != nil {
-			return nil, err
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-func encodeTo(b *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	b.Truncate(b.Len() - 1) // the encoder's newline
-	return nil
+	return AppendJSON(nil, o)
 }
 
 // Decode parses exactly one JSON text into the values this package
