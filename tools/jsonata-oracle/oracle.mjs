@@ -32,8 +32,8 @@ globalThis.Date = class extends RealDate {
 
 let seed = 0;
 Math.random = () => {
-  seed = (seed + 1) % 10;
-  return seed / 10 - 0.05; // 0.05, 0.15, … 0.95
+  seed = (seed % 10) + 1;
+  return seed / 10 - 0.05; // 0.05, 0.15, … 0.95, then again
 };
 
 function containsFunction(v) {
