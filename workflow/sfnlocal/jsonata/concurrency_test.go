@@ -19,9 +19,12 @@ func TestConcurrentEvaluation(t *testing.T) {
 		"double": "{% $states.input.n * 2 %}",
 		"names": "{% $states.input.names.$uppercase() %}",
 		"chunks": "{% $count($partition($range(1, $states.input.n % 10 + 2, 1), 2)) %}",
-		"who": "{% $worker %}"
+		"who": "{% $worker %}",
+		"positions": "{% $states.input.names#$i.$i %}",
+		"random": "{% $random() >= 0 and $random() < 1 %}",
+		"now": "{% $now() = $now() %}"
 	}`)
-	const workers, iterations = 32, 50
+	const workers, iterations = 64, 40
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)
 	for w := range workers {
@@ -44,11 +47,14 @@ func TestConcurrentEvaluation(t *testing.T) {
 				}
 				m := got.(*jsonvalue.Object)
 				want := map[string]any{
-					"item":   json.Number(strconv.Itoa(n)),
-					"double": json.Number(strconv.Itoa(2 * n)),
-					"names":  []any{fmt.Sprintf("W%d", w), fmt.Sprintf("I%d", i)},
-					"chunks": json.Number(strconv.Itoa((n%10 + 3) / 2)),
-					"who":    json.Number(strconv.Itoa(w)),
+					"item":      json.Number(strconv.Itoa(n)),
+					"double":    json.Number(strconv.Itoa(2 * n)),
+					"names":     []any{fmt.Sprintf("W%d", w), fmt.Sprintf("I%d", i)},
+					"chunks":    json.Number(strconv.Itoa((n%10 + 3) / 2)),
+					"who":       json.Number(strconv.Itoa(w)),
+					"positions": []any{json.Number("0"), json.Number("1")},
+					"random":    true,
+					"now":       true,
 				}
 				for k, v := range want {
 					if got, _ := m.Get(k); fmt.Sprint(got) != fmt.Sprint(v) {
@@ -63,14 +69,5 @@ func TestConcurrentEvaluation(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
-	}
-}
-
-func BenchmarkEvalCached(b *testing.B) {
-	vars := Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("a", json.Number("2"), "b", "x"))}
-	for b.Loop() {
-		if _, err := Eval("{'v': $states.input.a * 3, 'u': $uppercase($states.input.b)}", vars); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -4,8 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	lib "github.com/blues/jsonata-go"
-	"github.com/blues/jsonata-go/jparse"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang"
 )
 
 // ErrorName is the error every evaluation failure raises, which a Catch
@@ -40,63 +39,28 @@ func forField(field string) string {
 	return fmt.Sprintf(" specified for the field '%s'", field)
 }
 
-// detail renders err after AWS's sentence: ". CODE: message" for errors
-// jsonata-js gives a code, ": message" otherwise.
+// detail renders err after AWS's sentence: ". CODE: message" for a JSONata
+// error, ": message" for anything else.
 func detail(err error) string {
-	var syntax *jparse.Error
-	if errors.As(err, &syntax) {
-		return fmt.Sprintf(". S0201: %s at position %d", syntax.Error(), syntax.Position)
-	}
-	var eval *lib.EvalError
-	if errors.As(err, &eval) {
-		if code, ok := evalCodes[eval.Type]; ok {
-			return ". " + code + ": " + eval.Error()
-		}
-	}
-	var argType *lib.ArgTypeError
-	if errors.As(err, &argType) {
-		return ". T0410: " + argType.Error()
-	}
-	var argCount *lib.ArgCountError
-	if errors.As(err, &argCount) {
-		return ". T0410: " + argCount.Error()
-	}
-	var coded *codedError
-	if errors.As(err, &coded) {
-		return ". " + coded.Error()
+	if e, ok := errors.AsType[*lang.Error](err); ok {
+		return ". " + e.Code + ": " + e.Message
 	}
 	return ": " + err.Error()
 }
 
-// evalCodes gives the jsonata-js code of the library's evaluation errors.
-var evalCodes = map[lib.ErrType]string{
-	lib.ErrNonIntegerLHS:    "T2003",
-	lib.ErrNonIntegerRHS:    "T2004",
-	lib.ErrNonNumberLHS:     "T2001",
-	lib.ErrNonNumberRHS:     "T2002",
-	lib.ErrNonComparableLHS: "T2010",
-	lib.ErrNonComparableRHS: "T2010",
-	lib.ErrTypeMismatch:     "T2009",
-	lib.ErrNonCallable:      "T1006",
-	lib.ErrNumberInf:        "D1001",
-	lib.ErrNumberNaN:        "D1001",
-	lib.ErrMaxRangeItems:    "D2014",
-	lib.ErrIllegalKey:       "T1003",
-	lib.ErrDuplicateKey:     "D1009",
-	lib.ErrIllegalUpdate:    "T2011",
-	lib.ErrIllegalDelete:    "T2012",
-	lib.ErrNonSortable:      "T2008",
-	lib.ErrSortMismatch:     "T2007",
+// signatureError is jsonata-js's T0410 for an argument of a Step Functions
+// function that its signature lets through but the function refuses.
+func signatureError(c *lang.Call, argument int) error {
+	return &lang.Error{
+		Code:     "T0410",
+		Message:  fmt.Sprintf("Argument %d of function %q does not match function signature", argument, c.Name),
+		Position: c.Position,
+		Token:    c.Name,
+	}
 }
 
-// codedError is an error raised by the Step Functions functions, with the
+// functionError is an error a Step Functions function raises, with the
 // JSONata code AWS reports for it.
-type codedError struct {
-	code, message string
-}
-
-func (e *codedError) Error() string { return e.code + ": " + e.message }
-
-func signatureError(function string, argument int) error {
-	return &codedError{"T0410", fmt.Sprintf("Argument %d of function %q does not match function signature", argument, function)}
+func functionError(c *lang.Call, code, format string, args ...any) error {
+	return &lang.Error{Code: code, Message: fmt.Sprintf(format, args...), Position: c.Position, Token: c.Name}
 }

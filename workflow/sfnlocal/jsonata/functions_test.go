@@ -35,7 +35,7 @@ func TestStepFunctionsFunctions(t *testing.T) {
 		{"random seeded like java.util.Random", "$random(42)", n("0.7275636800328681")},
 		{"random seeded is repeatable", "$random($states.input.count) = $random(3)", true},
 		{"random in range", "($r := $random(); $r >= 0 and $r < 1)", true},
-		{"parse object", "$parse($states.input.payload)", jsonvalue.ObjectOf("n", []any{n("1"), n("2.5")}, "ok", true)},
+		{"parse object", "$parse($states.input.payload)", jsonvalue.ObjectOf("ok", true, "n", []any{n("1"), n("2.5")})},
 		{"parse path", "$parse($states.input.payload).n[1]", n("2.5")},
 		{"parse null", "$parse('null')", nil},
 		{"parse string", `$parse('"s"')`, "s"},

@@ -59,7 +59,7 @@ func TestTemplateFieldErrors(t *testing.T) {
 		{"nested array position", "Arguments", `{"a": {"b": [1, ["{% 1 %}", "{% $x %}"]]}}`,
 			"The JSONata expression '$x' specified for the field 'Arguments/a/b[1][1]' returned nothing (undefined)."},
 		{"whole field", "Choices[0]/Condition", `"{% $states.input.title * 2 %}"`,
-			`The JSONata expression '$states.input.title * 2' specified for the field 'Choices[0]/Condition' threw an error during evaluation. T2001: left side of the "*" operator must evaluate to a number`},
+			`The JSONata expression '$states.input.title * 2' specified for the field 'Choices[0]/Condition' threw an error during evaluation. T2001: The left side of the "*" operator must evaluate to a number`},
 		{"unnamed field", "", `{"a": ["{% $nope %}"]}`,
 			"The JSONata expression '$nope' specified for the field 'a[0]' returned nothing (undefined)."},
 	}
@@ -101,5 +101,41 @@ func TestTemplateRejectsNonJSONVariables(t *testing.T) {
 	}
 	if got, err := Template("{% $v %}", Vars{"v": json.Number("1.0")}); err != nil || got != json.Number("1") {
 		t.Errorf("Template($v = 1.0) = %v, %v; want 1", got, err)
+	}
+}
+
+// TestTemplateJSONata2 checks syntax and results of JSONata 2.x through
+// Template: the # (position) and @ (context) bindings, the % parent
+// operator, and a path to an empty array, which yields [] (answers from
+// jsonata-js 2.0.6).
+func TestTemplateJSONata2(t *testing.T) {
+	t.Parallel()
+	vars := Vars{"states": decode(t, `{"input": {
+		"orders": [{"id": "a", "items": [{"sku": "s1"}, {"sku": "s2"}]}, {"id": "b", "items": [{"sku": "s3"}]}],
+		"none": [], "empty": [{"id": "e", "items": []}]}}`)}
+	tests := []struct {
+		name, template, want string
+	}{
+		{"position binding", `{"v": "{% $states.input.orders#$i.{'id': id, 'pos': $i} %}"}`,
+			`{"v": [{"id": "a", "pos": 0}, {"id": "b", "pos": 1}]}`},
+		{"position in a predicate", `["{% $states.input.orders#$i[$i > 0].id %}"]`, `["b"]`},
+		{"context binding", `{"v": "{% $states.input.orders@$o.$o.items.{'order': $o.id, 'sku': sku} %}"}`,
+			`{"v": [{"order": "a", "sku": "s1"}, {"order": "a", "sku": "s2"}, {"order": "b", "sku": "s3"}]}`},
+		{"parent operator", `{"v": "{% $states.input.orders.items.{'sku': sku, 'order': %.id} %}"}`,
+			`{"v": [{"sku": "s1", "order": "a"}, {"sku": "s2", "order": "a"}, {"sku": "s3", "order": "b"}]}`},
+		{"empty array", `{"v": "{% $states.input.none %}"}`, `{"v": []}`},
+		{"empty array down a path", `{"v": "{% $states.input.empty.items %}"}`, `{"v": []}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Template(decode(t, tt.template), vars)
+			if err != nil {
+				t.Fatalf("Template: %v", err)
+			}
+			if diff := cmp.Diff(decode(t, tt.want), got, asText); diff != "" {
+				t.Errorf("Template (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -1,0 +1,111 @@
+package lang
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
+
+// DefaultMaxDepth is the evaluation depth used when Options.MaxDepth is
+// zero. Depth counts nested evaluation steps, so a recursive lambda uses
+// several per call; tail calls use none.
+const DefaultMaxDepth = 10000
+
+// Expr is a parsed JSONata expression. It is immutable and safe for
+// concurrent use.
+type Expr struct {
+	src  string
+	tree *node
+}
+
+// Parse parses a JSONata expression. Syntax errors are *Error with
+// jsonata-js's S0xxx codes and messages.
+func Parse(expr string) (*Expr, error) {
+	tree, err := parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	return &Expr{src: expr, tree: tree}, nil
+}
+
+// String returns the expression's source text.
+func (e *Expr) String() string { return e.src }
+
+// Evaluate evaluates the expression against input (Undefined for none)
+// with bindings as variables ($name). The result is Undefined when the
+// expression has no value. Errors are *Error.
+func (e *Expr) Evaluate(input any, bindings map[string]any, opts *Options) (any, error) {
+	s := &state{lib: library(opts), maxDepth: DefaultMaxDepth, clock: time.Now(), rand: rand.Float64}
+	if opts != nil {
+		if opts.MaxDepth > 0 {
+			s.maxDepth = opts.MaxDepth
+		}
+		if !opts.Now.IsZero() {
+			s.clock = opts.Now
+		}
+		if opts.Random != nil {
+			s.rand = opts.Random
+		}
+	}
+	env := newFrame(nil)
+	for k, v := range bindings {
+		env.bind(k, v)
+	}
+	env.bind("$", input)
+	if a, ok := input.([]any); ok {
+		input = s.mark([]any{a}, fSeq|fOuter)
+	}
+	r, err := s.eval(e.tree, input, env)
+	if err != nil {
+		return nil, err
+	}
+	return s.output(r), nil
+}
+
+// output turns the evaluator's result into a plain value: sequences are
+// arrays, and an undefined member of an array (which jsonata-js shows as
+// null) is null.
+func (s *state) output(v any) any {
+	switch x := v.(type) {
+	case *seq:
+		return s.output(s.finish(&node{}, x))
+	case tupleStream:
+		out := make([]any, len(x))
+		for i, t := range x {
+			out[i] = t["@"]
+		}
+		return out
+	}
+	if s.holes {
+		return fillHoles(v)
+	}
+	return v
+}
+
+// fillHoles copies v with undefined array members as null and undefined
+// object members left out, as JSON shows them.
+func fillHoles(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, m := range x {
+			if IsUndefined(m) {
+				out[i] = nil
+			} else {
+				out[i] = fillHoles(m)
+			}
+		}
+		return out
+	case *jsonvalue.Object:
+		out := jsonvalue.NewObject(x.Len())
+		x.Range(func(k string, m any) bool {
+			if !IsUndefined(m) {
+				out.Set(k, fillHoles(m))
+			}
+			return true
+		})
+		return out
+	}
+	return v
+}

@@ -1,0 +1,25 @@
+// Package lang is the JSONata language as AWS Step Functions runs it
+// (jsonata-js 2.0.6): the parser, the evaluator with JSONata's sequence
+// semantics, and the standard function library. It knows nothing of Step
+// Functions; package jsonata binds it to states ($states, the functions
+// AWS adds, AWS's error texts).
+//
+// Values are Go values:
+//
+//	Undefined           JSONata's undefined (no value); never inside an array or object
+//	nil                 JSON null
+//	bool, string        themselves
+//	float64             every number (JSONata numbers are IEEE doubles)
+//	[]any               arrays
+//	*jsonvalue.Object   objects, members in insertion order
+//	Function            lambdas, built-ins and partial applications
+//	*Regex              regular expression literals
+//
+// Callers convert JSON into these values (json.Number becomes float64)
+// before evaluating and convert results back. A parsed Expr is immutable
+// and safe for concurrent evaluation; each evaluation has its own state.
+//
+// Conformance is checked against jsonata-js 2.0.6 itself: the cases in
+// testdata/*.cases.json are written by hand, and testdata/*.golden.json
+// holds what jsonata-js answered for them (make jsonata-golden).
+package lang

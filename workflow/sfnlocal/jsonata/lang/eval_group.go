@@ -1,0 +1,222 @@
+package lang
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
+
+type groupEntry struct {
+	data      any
+	exprIndex int
+}
+
+// groupBy evaluates an object constructor over input: every member is
+// grouped under the keys the key expressions give it, then each group's
+// value expression is evaluated with the group as the focus. A tuple
+// stream's bindings are merged per group.
+func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
+	if _, ok := input.(tupleStream); !ok {
+		if _, ok := items(input); !ok {
+			return s.constructObject(g, input, env)
+		}
+	}
+	ts, reduce := input.(tupleStream)
+	var members []any
+	if reduce {
+		members = make([]any, len(ts))
+		for i, t := range ts {
+			members[i] = t
+		}
+	} else if xs, ok := items(input); ok {
+		members = xs
+	} else {
+		members = []any{input}
+	}
+	if len(members) == 0 {
+		members = []any{Undefined}
+	}
+	groups := map[string]*groupEntry{}
+	var order []string
+	for _, item := range members {
+		ctx, e := item, env
+		if t, ok := item.(tuple); ok && reduce {
+			ctx, e = t["@"], tupleFrame(env, t)
+		}
+		for i, pair := range g.pairs {
+			k, err := s.eval(pair[0], ctx, e)
+			if err != nil {
+				return nil, err
+			}
+			if IsUndefined(k) {
+				continue
+			}
+			key, ok := k.(string)
+			if !ok {
+				return nil, errAt("T1003", g.pos, inserts{"value": k})
+			}
+			if entry, ok := groups[key]; ok {
+				if entry.exprIndex != i {
+					return nil, errAt("D1009", g.pos, inserts{"value": key})
+				}
+				entry.data = appendValues(entry.data, item)
+			} else {
+				groups[key] = &groupEntry{data: item, exprIndex: i}
+				order = append(order, key)
+			}
+		}
+	}
+	out := jsonvalue.NewObject(len(order))
+	for _, key := range jsKeyOrder(order) {
+		entry := groups[key]
+		ctx, e := entry.data, env
+		if reduce {
+			t := reduceTuples(entry.data)
+			ctx = t["@"]
+			delete(t, "@")
+			e = tupleFrame(env, t)
+		}
+		v, err := s.eval(g.pairs[entry.exprIndex][1], ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		if !IsUndefined(v) {
+			out.Set(key, v)
+		}
+	}
+	return out, nil
+}
+
+// constructObject is groupBy over a single value: each key expression
+// names one member, whose value is evaluated with the same focus.
+func (s *state) constructObject(g *group, input any, env *frame) (any, error) {
+	keys := make([]string, 0, len(g.pairs))
+	index := make([]int, 0, len(g.pairs))
+	for i, pair := range g.pairs {
+		k, err := s.eval(pair[0], input, env)
+		if err != nil {
+			return nil, err
+		}
+		if IsUndefined(k) {
+			continue
+		}
+		key, ok := k.(string)
+		if !ok {
+			return nil, errAt("T1003", g.pos, inserts{"value": k})
+		}
+		for _, prev := range keys {
+			if prev == key {
+				return nil, errAt("D1009", g.pos, inserts{"value": key})
+			}
+		}
+		keys = append(keys, key)
+		index = append(index, i)
+	}
+	ordered := jsKeyOrder(keys)
+	out := jsonvalue.NewObject(len(keys))
+	for _, key := range ordered {
+		i := index[indexOf(keys, key)]
+		v, err := s.eval(g.pairs[i][1], input, env)
+		if err != nil {
+			return nil, err
+		}
+		if !IsUndefined(v) {
+			out.Set(key, v)
+		}
+	}
+	return out, nil
+}
+
+func indexOf(keys []string, k string) int {
+	for i, x := range keys {
+		if x == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// reduceTuples merges the tuples of a group: each binding becomes the
+// sequence of its values.
+func reduceTuples(data any) tuple {
+	if t, ok := data.(tuple); ok {
+		return t.clone()
+	}
+	xs, _ := data.([]any)
+	out := tuple{}
+	for i, x := range xs {
+		t, _ := x.(tuple)
+		for k, v := range t {
+			if i == 0 {
+				out[k] = v
+				continue
+			}
+			prev, ok := out[k]
+			if !ok {
+				prev = Undefined
+			}
+			out[k] = appendValues(prev, v)
+		}
+	}
+	return out
+}
+
+// jsKeyOrder orders object keys as JavaScript does: integer-like keys
+// first in ascending order, then the others in insertion order.
+func jsKeyOrder(keys []string) []string {
+	var ints, rest []string
+	for _, k := range keys {
+		if isArrayIndex(k) {
+			ints = append(ints, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	if len(ints) == 0 {
+		return keys
+	}
+	sort.Slice(ints, func(i, j int) bool {
+		a, _ := strconv.ParseUint(ints[i], 10, 64)
+		b, _ := strconv.ParseUint(ints[j], 10, 64)
+		return a < b
+	})
+	return append(ints, rest...)
+}
+
+// isArrayIndex reports whether k is the canonical text of an integer in
+// [0, 2^32-2], which JavaScript objects order before other keys.
+func isArrayIndex(k string) bool {
+	if k == "" || len(k) > 10 || (k[0] == '0' && k != "0") {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return false
+		}
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	return err == nil && n < 1<<32-1
+}
+
+// jsReorder moves o's integer-like keys to the front in ascending order,
+// as JavaScript orders an object's keys.
+func jsReorder(o *jsonvalue.Object) {
+	keys := o.Keys()
+	ordered := jsKeyOrder(append([]string(nil), keys...))
+	same := true
+	for i := range keys {
+		if keys[i] != ordered[i] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return
+	}
+	for _, k := range ordered {
+		v, _ := o.Get(k)
+		o.Delete(k)
+		o.Set(k, v)
+	}
+}

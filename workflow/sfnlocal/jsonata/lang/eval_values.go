@@ -1,0 +1,146 @@
+package lang
+
+import (
+	"math"
+	"unicode/utf8"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
+
+// isFunction reports whether v can be called.
+func isFunction(v any) bool {
+	_, ok := v.(Function)
+	return ok
+}
+
+// truthy is JSONata's effective boolean value as conditions, predicates
+// and and/or see it: undefined, false, 0, "", null, empty arrays and
+// objects are false; an array is true when any member is; lambdas and
+// built-ins are true and regexes false, as in jsonata-js.
+func truthy(v any) (bool, error) {
+	switch x := v.(type) {
+	case undefined, nil:
+		return false, nil
+	case bool:
+		return x, nil
+	case string:
+		return x != "", nil
+	case float64:
+		if math.IsInf(x, 0) {
+			return false, errAt("D1001", 0, inserts{"value": x})
+		}
+		return x != 0 && !math.IsNaN(x), nil
+	case []any:
+		if len(x) == 1 {
+			return truthy(x[0])
+		}
+		any := false
+		for _, m := range x {
+			b, err := truthy(m)
+			if err != nil {
+				return false, err
+			}
+			any = any || b
+		}
+		return any, nil
+	case *jsonvalue.Object:
+		return x.Len() > 0, nil
+	case *Regex:
+		return false, nil
+	}
+	return isFunction(v), nil
+}
+
+// deepEqual is JSONata's = : values of the same type and content, objects
+// regardless of key order.
+func deepEqual(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !deepEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *jsonvalue.Object:
+		y, ok := b.(*jsonvalue.Object)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		equal := true
+		x.Range(func(k string, v any) bool {
+			w, ok := y.Get(k)
+			equal = ok && deepEqual(v, w)
+			return equal
+		})
+		return equal
+	}
+	return strictEqual(a, b)
+}
+
+// strictEqual is JavaScript's === : equal primitives, or the very same
+// array, object or function.
+func strictEqual(a, b any) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		return ok && len(x) == len(y) && cap(x) > 0 && cap(y) > 0 && arrayKey(x) == arrayKey(y)
+	case float64, string, bool, nil, undefined:
+		return a == b
+	case *jsonvalue.Object, *Builtin, *Regex, *lambda, *transformer:
+		return a == b
+	}
+	return false
+}
+
+// compareUTF16 orders strings as JavaScript does, by UTF-16 code units.
+func compareUTF16(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := utf16Lead(ra), utf16Lead(rb)
+			if ua != ub {
+				if ua < ub {
+					return -1
+				}
+				return 1
+			}
+			if ra < rb {
+				return -1
+			}
+			return 1
+		}
+		a, b = a[na:], b[nb:]
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	}
+	return 1
+}
+
+// utf16Lead is the first UTF-16 code unit of r.
+func utf16Lead(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + ((r - 0x10000) >> 10)
+	}
+	return r
+}

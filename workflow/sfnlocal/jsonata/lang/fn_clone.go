@@ -1,0 +1,58 @@
+package lang
+
+import (
+	"math"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
+
+// fnClone is $clone(value), which the transform operator (|…|…|) also
+// calls: a deep copy made, as in jsonata-js, by writing the value as
+// $string does and reading it back. So numbers come back with 15
+// significant digits and functions as "".
+func fnClone(c *Call, args []any) (any, error) {
+	if args[0] == Undefined {
+		return Undefined, nil
+	}
+	v, err := fnCloneValue(args[0])
+	if err != nil {
+		return nil, fnAt(c, err)
+	}
+	return v, nil
+}
+
+func fnCloneValue(v any) (any, error) {
+	switch v := v.(type) {
+	case float64:
+		if math.IsInf(v, 0) {
+			return nil, &Error{Code: "D1001", Message: "Number out of range: null", Value: v}
+		}
+		if r := fnPrecision15(v); !math.IsNaN(r) && !math.IsInf(r, 0) {
+			return r, nil
+		}
+		return nil, nil
+	case Function:
+		return "", nil
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			var err error
+			if out[i], err = fnCloneValue(x); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case *jsonvalue.Object:
+		out := jsonvalue.NewObject(v.Len())
+		for _, k := range v.Keys() {
+			x, _ := v.Get(k)
+			cx, err := fnCloneValue(x)
+			if err != nil {
+				return nil, err
+			}
+			out.Set(k, cx)
+		}
+		return out, nil
+	}
+	return v, nil
+}

@@ -1,0 +1,141 @@
+package lang
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
+
+// fnJSONWriter writes a value as $string does: JSON.stringify with
+// numbers rounded to 15 significant digits and functions as "", indented
+// when indent is set. A non-finite number is error D1001.
+type fnJSONWriter struct {
+	b      *strings.Builder
+	indent string // "" for compact output
+	err    error
+}
+
+func (w *fnJSONWriter) value(v any, prefix string) {
+	switch v := v.(type) {
+	case nil:
+		w.b.WriteString("null")
+	case bool:
+		w.b.WriteString(strconv.FormatBool(v))
+	case float64:
+		w.number(v)
+	case string:
+		fnQuote(w.b, v)
+	case []any:
+		w.array(v, prefix)
+	case *jsonvalue.Object:
+		w.object(v, prefix)
+	case Function:
+		w.b.WriteString(`""`)
+	default:
+		w.b.WriteString("null")
+	}
+}
+
+func (w *fnJSONWriter) number(f float64) {
+	if math.IsInf(f, 0) && w.err == nil {
+		w.err = &Error{Code: "D1001", Message: "Number out of range: null", Value: f}
+	}
+	// 15 digits can round the largest numbers up to infinity: null too
+	if f = fnPrecision15(f); math.IsNaN(f) || math.IsInf(f, 0) {
+		w.b.WriteString("null")
+		return
+	}
+	w.b.WriteString(fmtJSNumber(f))
+}
+
+func (w *fnJSONWriter) array(a []any, prefix string) {
+	if len(a) == 0 {
+		w.b.WriteString("[]")
+		return
+	}
+	inner := prefix + w.indent
+	w.b.WriteByte('[')
+	for i, x := range a {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		w.newline(inner)
+		w.value(x, inner)
+	}
+	w.newline(prefix)
+	w.b.WriteByte(']')
+}
+
+func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
+	if o.Len() == 0 {
+		w.b.WriteString("{}")
+		return
+	}
+	inner := prefix + w.indent
+	w.b.WriteByte('{')
+	for i, k := range o.Keys() {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		w.newline(inner)
+		fnQuote(w.b, k)
+		w.b.WriteByte(':')
+		if w.indent != "" {
+			w.b.WriteByte(' ')
+		}
+		x, _ := o.Get(k)
+		w.value(x, inner)
+	}
+	w.newline(prefix)
+	w.b.WriteByte('}')
+}
+
+func (w *fnJSONWriter) newline(prefix string) {
+	if w.indent != "" {
+		w.b.WriteByte('\n')
+		w.b.WriteString(prefix)
+	}
+}
+
+// fnQuoted is s as a JSON string literal.
+func fnQuoted(s string) string {
+	var b strings.Builder
+	fnQuote(&b, s)
+	return b.String()
+}
+
+// fnQuote writes s as a JSON string literal the way JSON.stringify does:
+// only quotes, backslashes and control characters are escaped.
+func fnQuote(b *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[r>>4])
+				b.WriteByte(hex[r&0xF])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
