@@ -11,7 +11,17 @@
 // Math.random is a fixed sequence; $eval is removed, as on AWS.
 import fs from 'node:fs';
 import path from 'node:path';
-import jsonata from 'jsonata';
+import { createRequire } from 'node:module';
+
+// jsonata-js keeps state on its shared built-in functions between
+// evaluations (the last call's name and position), so an error message can
+// depend on the cases run before it. Each case gets a fresh copy of the
+// module instead.
+const require = createRequire(import.meta.url);
+function freshJsonata() {
+  delete require.cache[require.resolve('jsonata')];
+  return require('jsonata');
+}
 
 export const NOW_MS = 1767225600123; // 2026-01-01T00:00:00.123Z
 
@@ -49,7 +59,7 @@ async function run(c) {
   seed = 0;
   let expr;
   try {
-    expr = jsonata(c.expr);
+    expr = freshJsonata()(c.expr);
     expr.registerFunction('eval', () => { throw { code: 'T1006', message: 'Attempted to invoke a non-function' }; });
     const out = await expr.evaluate(c.input, c.bindings || {});
     if (out === undefined) return { undefined: true };
