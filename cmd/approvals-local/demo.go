@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -248,10 +249,9 @@ func (d *demo) resumed(ctx context.Context, p devstack.Pending) error {
 	}
 	switch o.State {
 	case stepfunctionstest.StateSucceeded:
-		var pretty map[string]any
-		_ = json.Unmarshal([]byte(o.Output), &pretty)
-		b, _ := json.MarshalIndent(pretty, "     ", "  ")
-		fmt.Fprintf(d.out, "   → SendTaskSuccess, the execution receives:\n     %s\n", b)
+		var b bytes.Buffer // in the order the bot wrote the output
+		_ = json.Indent(&b, []byte(o.Output), "     ", "  ")
+		fmt.Fprintf(d.out, "   → SendTaskSuccess, the execution receives:\n     %s\n", b.String())
 	case stepfunctionstest.StateFailed:
 		fmt.Fprintf(d.out, "   → SendTaskFailure: error %q, cause %q\n", o.Error, o.Cause)
 	default:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,10 +90,9 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 	if err != nil {
 		return err
 	}
-	var pretty any
-	_ = json.Unmarshal([]byte(ex.Output), &pretty)
-	b, _ := json.MarshalIndent(pretty, "   ", "  ")
-	fmt.Fprintf(out, "   → execution %s with output:\n   %s\n", ex.Status, b)
+	var b bytes.Buffer // json.Indent keeps the members in the order the engine wrote them
+	_ = json.Indent(&b, []byte(ex.Output), "   ", "  ")
+	fmt.Fprintf(out, "   → execution %s with output:\n   %s\n", ex.Status, b.String())
 	events, err := stack.History(ctx, execution)
 	if err != nil {
 		return err
