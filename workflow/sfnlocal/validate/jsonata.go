@@ -1,9 +1,12 @@
 package validate
 
 import (
-	"fmt"
+	"errors"
+
 	"strings"
 	"unicode"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang"
 )
 
 // jsonataExpr returns the expression inside a "{% … %}" string.
@@ -46,62 +49,45 @@ func (c *checker) jsonataExpression(loc, expr string, errorOutput bool) {
 }
 
 // lintJSONata returns a diagnostic code and message, or "" when the
-// expression looks well-formed. Messages follow the JSONata parser's, which
-// AWS reports without their "S0xxx: " prefix.
+// expression is valid JSONata that uses only what Step Functions provides.
+// Syntax is checked by the JSONata parser the engine runs; AWS reports its
+// message without the "S0xxx: " prefix.
 func lintJSONata(s string, errorOutput bool) (code, msg string) {
-	var stack []byte
-	operand := false // the previous token ends an operand
-	pending := false // a binary or prefix operator still wants its operand
-	closer := map[byte]byte{'(': ')', '[': ']', '{': '}'}
+	if _, err := lang.Parse(s); err != nil {
+		var le *lang.Error
+		if errors.As(err, &le) {
+			return CodeInvalidJSONata, le.Message
+		}
+		return CodeInvalidJSONata, err.Error()
+	}
+	return unsupportedJSONata(s, errorOutput)
+}
+
+// unsupportedJSONata scans a parsed expression's tokens for what Step
+// Functions does not provide: the $$ root reference, and
+// $states.errorOutput outside a catcher. Strings, quoted names, comments
+// and regular expressions are skipped.
+func unsupportedJSONata(s string, errorOutput bool) (code, msg string) {
+	operand := false // the previous token ends an operand, so / divides
 	for i := 0; i < len(s); {
 		ch := s[i]
 		switch {
 		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
 			i++
-			continue
 		case ch == '/' && strings.HasPrefix(s[i:], "/*"):
 			end := strings.Index(s[i+2:], "*/")
 			if end < 0 {
-				return CodeInvalidJSONata, "Comment has no closing tag"
+				return "", ""
 			}
 			i += end + 4
-			continue
-		case ch == '"' || ch == '\'' || ch == '`':
+		case ch == '"' || ch == '\'' || ch == '`' || (ch == '/' && !operand):
 			end := quoted(s, i)
 			if end < 0 {
-				if ch == '`' {
-					return CodeInvalidJSONata, "Quoted property name must be terminated with a backquote (`)"
-				}
-				return CodeInvalidJSONata, "String literal must be terminated by a matching quote"
+				return "", ""
 			}
-			i = end
-			operand, pending = true, false
-		case ch == '/' && !operand:
-			end := quoted(s, i)
-			if end < 0 {
-				return CodeInvalidJSONata, "No terminating / in regular expression"
+			for i = end; ch == '/' && i < len(s) && s[i] >= 'a' && s[i] <= 'z'; i++ {
 			}
-			for i = end; i < len(s) && s[i] >= 'a' && s[i] <= 'z'; i++ {
-			}
-			operand, pending = true, false
-		case ch == '(' || ch == '[' || ch == '{':
-			stack = append(stack, ch)
-			i++
-			operand, pending = false, false
-		case ch == ')' || ch == ']' || ch == '}':
-			if len(stack) == 0 {
-				return CodeInvalidJSONata, fmt.Sprintf("Unexpected token: %c", ch)
-			}
-			want := closer[stack[len(stack)-1]]
-			if ch != want {
-				return CodeInvalidJSONata, fmt.Sprintf("Expected %q, got %q", string(want), string(ch))
-			}
-			if pending {
-				return CodeInvalidJSONata, fmt.Sprintf("The symbol %q cannot be used as a unary operator", string(ch))
-			}
-			stack = stack[:len(stack)-1]
-			i++
-			operand, pending = true, false
+			operand = true
 		case ch == '$':
 			j := i + 1
 			if j < len(s) && s[j] == '$' {
@@ -115,43 +101,22 @@ func lintJSONata(s string, errorOutput bool) (code, msg string) {
 				return CodeUnsupportedJSONata, "Field '$states.errorOutput' does not exist."
 			}
 			i = j
-			operand, pending = true, false
-		case ch >= '0' && ch <= '9':
-			for i < len(s) && (isNameChar(rune(s[i])) || (s[i] == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9')) {
-				i++
-			}
-			operand, pending = true, false
+			operand = true
 		case isNameChar(rune(ch)) || ch >= 0x80:
 			j := i
-			for j < len(s) && (isNameChar(rune(s[j])) || s[j] >= 0x80) {
+			for j < len(s) && (isNameChar(rune(s[j])) || s[j] >= 0x80 || (s[j] == '.' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9')) {
 				j++
 			}
 			word := s[i:j]
 			i = j
-			if operand && (word == "and" || word == "or" || word == "in") {
-				operand, pending = false, true
-			} else {
-				operand, pending = true, false
-			}
-		case (ch == '*' || ch == '%') && !operand:
-			// a wildcard, descendant or parent step, not an operator
-			for i < len(s) && s[i] == ch {
-				i++
-			}
-			operand, pending = true, false
-		case ch == ';':
+			operand = !(word == "and" || word == "or" || word == "in")
+		case ch == ')' || ch == ']' || ch == '}':
 			i++
-			operand, pending = false, false
+			operand = true
 		default:
 			i++
-			operand, pending = false, true
+			operand = false
 		}
-	}
-	if len(stack) > 0 {
-		return CodeInvalidJSONata, fmt.Sprintf("Expected %q before end of expression", string(closer[stack[len(stack)-1]]))
-	}
-	if strings.TrimSpace(s) == "" || pending {
-		return CodeInvalidJSONata, "Unexpected end of expression"
 	}
 	return "", ""
 }

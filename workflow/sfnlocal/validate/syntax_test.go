@@ -93,6 +93,18 @@ func TestLintJSONata(t *testing.T) {
 		{"1)", false, CodeInvalidJSONata},
 		{"$$", false, CodeUnsupportedJSONata},
 		{"$states.errorOutput", false, CodeUnsupportedJSONata},
+		// JSONata 2.x syntax and partial application parse.
+		{"$states.input.items#$i[$i > 0]", false, ""},
+		{"$states.input.items@$o.$o.id", false, ""},
+		{"$states.input.a.b.%.c", false, ""},
+		{"$substring(?, 1)", false, ""},
+		{"$states.input.a / 2 / 4", false, ""},
+		{"$match('ab', /a\\/b/i)", false, ""},
+		{"'$$' & \"$states.errorOutput\" & `$$`", false, ""},
+		// … and what Step Functions refuses is still found after it.
+		{"$substring(?, 1) ~> $$", false, CodeUnsupportedJSONata},
+		{"[1]#$i.($i / 2) ~> $states.errorOutput", false, CodeUnsupportedJSONata},
+		{"$states.input.a / 2 & $$.x", false, CodeUnsupportedJSONata},
 	}
 	for _, tt := range tests {
 		if code, msg := lintJSONata(tt.expr, tt.errorOutput); code != tt.code {
