@@ -61,7 +61,9 @@ async function run(c) {
   try {
     expr = freshJsonata()(c.expr);
     expr.registerFunction('eval', () => { throw { code: 'T1006', message: 'Attempted to invoke a non-function' }; });
-    const out = await expr.evaluate(c.input, c.bindings || {});
+    // Copies, so an expression that changes its input cannot change the case
+    // written next to the answer.
+    const out = await expr.evaluate(structuredClone(c.input), structuredClone(c.bindings || {}));
     if (out === undefined) return { undefined: true };
     if (containsFunction(out)) return { function: true };
     if (typeof out === 'number' && !Number.isFinite(out)) return { error: { code: 'NONFINITE', message: String(out) } };

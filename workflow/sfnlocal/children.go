@@ -55,7 +55,7 @@ func (g *group) launchLocked() {
 	for g.next < len(g.inputs) && (g.maxConc <= 0 || len(g.running) < g.maxConc) {
 		i := g.next
 		g.next++
-		child := newThread(x, g.defs(i), g.vars, nil)
+		child := newThread(x, g.t.ctx, g.defs(i), g.vars, nil)
 		child.silent = g.t.silent || g.distributed
 		child.lastID = g.chain
 		child.done = func(out any, serr *stateError) { g.childDone(i, child, out, serr) }

@@ -119,9 +119,13 @@ func (t *thread) jsonataVars(input any, result, errorOutput *any) jsonata.Vars {
 	return vars
 }
 
-// jsonataField evaluates a JSONata-language field (Arguments, Output, …).
+// jsonataField evaluates a JSONata-language field (Arguments, Output, …)
+// at the engine clock's current instant. An evaluation still running when
+// the thread is aborted stops with the context's error, which nobody sees:
+// the stop, timeout or close that aborted the thread is what the history
+// records.
 func (t *thread) jsonataField(name string, v any, vars jsonata.Vars) (any, *stateError) {
-	out, err := jsonata.TemplateField(name, v, vars)
+	out, err := jsonata.TemplateField(t.ctx, name, v, jsonata.Env{Vars: vars, Now: t.x.e.clock.Now()})
 	if err != nil {
 		return nil, t.evalError(err, nil)
 	}

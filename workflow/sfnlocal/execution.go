@@ -192,7 +192,7 @@ func (e *Engine) StartExecution(ctx context.Context, in StartExecutionInput) (St
 	x := &execution{e: e, m: m, def: m.def, arn: arn, name: in.Name, roleArn: m.roleArn, testCase: testCase,
 		input: input, inText: in.Input, trace: in.TraceHeader, start: e.clock.Now(), express: express,
 		done: make(chan struct{}), status: StatusRunning}
-	x.root = newThread(x, x.def, nil, x.finish)
+	x.root = newThread(x, e.ctx, x.def, nil, x.finish)
 	e.executions[arn] = x
 	m.running++
 	e.mu.Unlock()

@@ -1,6 +1,7 @@
 package sfnlocal
 
 import (
+	"context"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,12 @@ type thread struct {
 	silent bool
 
 	aborted atomic.Bool
+	// ctx ends once the thread is aborted (and so when its execution is
+	// stopped, times out or the engine closes) or has ended: it stops the
+	// thread's JSONata evaluations, even endless ones. A child thread's
+	// derives from its parent's.
+	ctx    context.Context
+	cancel context.CancelFunc
 	// guarded by x.mu
 	lastID  int64
 	pending pendingOp
@@ -55,8 +62,10 @@ const (
 	flowEnd                 // the thread ended
 )
 
-func newThread(x *execution, def *definition, vars map[string]any, done func(any, *stateError)) *thread {
-	return &thread{x: x, def: def, vars: vars, done: done}
+func newThread(x *execution, parent context.Context, def *definition, vars map[string]any, done func(any, *stateError)) *thread {
+	t := &thread{x: x, def: def, vars: vars, done: done}
+	t.ctx, t.cancel = context.WithCancel(parent)
+	return t
 }
 
 // begin runs the thread from its StartAt state in the calling goroutine.
@@ -166,6 +175,7 @@ func (t *thread) abortLocked() {
 		t.pending = nil
 		p.abortLocked()
 	}
+	t.cancel()
 }
 
 // exit records the state's exit and moves to next, or ends the thread.
@@ -192,6 +202,7 @@ func (t *thread) end(out any, serr *stateError) flow {
 	if !t.aborted.Load() {
 		t.done(out, serr)
 	}
+	t.cancel()
 	return flowEnd
 }
 

@@ -10,7 +10,7 @@ import (
 func BenchmarkEvalCached(b *testing.B) {
 	vars := Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("a", json.Number("2"), "b", "x"))}
 	for b.Loop() {
-		if _, err := Eval("{'v': $states.input.a * 3, 'u': $uppercase($states.input.b)}", vars); err != nil {
+		if _, err := Eval(b.Context(), "{'v': $states.input.a * 3, 'u': $uppercase($states.input.b)}", Env{Vars: vars}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -54,7 +54,7 @@ func BenchmarkTemplateArguments(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		if _, err := TemplateField("Arguments", template, vars); err != nil {
+		if _, err := TemplateField(b.Context(), "Arguments", template, Env{Vars: vars}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -40,7 +40,7 @@ func TestConcurrentEvaluation(t *testing.T) {
 					)),
 					"worker": json.Number(strconv.Itoa(w)),
 				}
-				got, err := Template(template, vars)
+				got, err := Template(t.Context(), template, Env{Vars: vars})
 				if err != nil {
 					errs <- err
 					return

@@ -17,7 +17,17 @@
 // AWS, and every error is a States.QueryEvaluationError whose cause names
 // the expression and the field it was written in, followed by jsonata-js's
 // code and message ("… threw an error during evaluation. T2001: …").
-// Parsed expressions are cached and evaluated concurrently.
+// Parsed expressions are cached and evaluated concurrently; an evaluation
+// never changes the values it is given, which the engine shares.
+//
+// Each evaluation gets an Env: its variables and the instant every $now()
+// and $millis() answers, which the engine reads from its Clock once per
+// field (all expressions of one Output share it), so a FakeClock drives
+// them too. Each also gets a context: when it ends, a running evaluation
+// stops within a few hundred steps and returns the context's error. The
+// engine ends it when the execution is stopped, times out or the engine
+// closes, and when a failing sibling aborts the Parallel branch or Map
+// iteration evaluating it.
 //
 // Differences from AWS that remain (lang's own, with the cases that show
 // them, are listed in lang/testdata/known_differences.txt):
@@ -29,11 +39,19 @@
 //     range"; AWS's wording for it is unverified.
 //   - Evaluation nests at most lang.DefaultMaxDepth steps (a recursion a
 //     few thousand calls deep fails with U1001, where jsonata-js goes on
-//     until memory runs out); nothing bounds evaluation time, so an
-//     endless tail-recursive loop never ends.
+//     until memory runs out).
+//   - Nothing bounds evaluation time: an endless loop (a tail call that
+//     never returns) runs until its execution is stopped, times out or
+//     the engine closes, or its branch or iteration is aborted. What AWS
+//     reports for such a state is unknown; here the execution's own end
+//     wins: the history shows ExecutionAborted or ExecutionTimedOut and
+//     nothing from the stopped evaluation.
+//   - A transform (~> |path|update|) with $clone bound to a function that
+//     returns its argument changes that value in place in jsonata-js, so
+//     the input or a variable shows the update afterwards; here updates
+//     go to a private copy of what $clone returned, so no expression
+//     changes its input or variables (the result itself is the same).
 //   - Input objects keep their text's member order; jsonata-js, reading
 //     JSON with JSON.parse, moves integer-like keys ("1", "42") first.
-//   - $now() and $millis() read the machine's clock, not the engine's
-//     Clock.
 //   - $parse accepts duplicate keys (the last wins), which AWS rejects.
 package jsonata

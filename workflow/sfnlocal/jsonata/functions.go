@@ -14,21 +14,17 @@ import (
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang"
 )
 
-// options are those of every evaluation: the functions Step Functions
-// adds to JSONata ($random replaces JSONata's own, which takes no seed),
-// and no $eval. The clock and the random source are left to the
-// evaluator: time.Now once per evaluation, and math/rand.
-var options = &lang.Options{
-	Functions: []*lang.Builtin{
-		{Name: "partition", Signature: "<xn?:a>", Impl: partition},
-		{Name: "range", Signature: "<nnn?:x>", Impl: rangeOf},
-		{Name: "hash", Signature: "<ss?:s>", Impl: hashOf},
-		{Name: "random", Signature: "<n?:n>", Impl: random},
-		{Name: "uuid", Signature: "<:s>", Impl: uuid},
-		{Name: "parse", Signature: "<s?:x>", Impl: parse},
-	},
-	Without: []string{"eval"},
-}
+// library is the function library of every evaluation: JSONata's, with
+// the functions Step Functions adds ($random replaces JSONata's own, which
+// takes no seed) and without $eval.
+var library = lang.NewLibrary([]*lang.Builtin{
+	{Name: "partition", Signature: "<xn?:a>", Impl: partition},
+	{Name: "range", Signature: "<nnn?:x>", Impl: rangeOf},
+	{Name: "hash", Signature: "<ss?:s>", Impl: hashOf},
+	{Name: "random", Signature: "<n?:n>", Impl: random},
+	{Name: "uuid", Signature: "<:s>", Impl: uuid},
+	{Name: "parse", Signature: "<s?:x>", Impl: parse},
+}, "eval")
 
 // integer reads a numeric argument (1-based position), truncated towards
 // zero as AWS does; a missing one does not match the signature.

@@ -43,7 +43,7 @@ func TestStepFunctionsFunctions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Eval(tt.expr, vars)
+			got, err := Eval(t.Context(), tt.expr, Env{Vars: vars})
 			if err != nil {
 				t.Fatalf("Eval(%q): %v", tt.expr, err)
 			}
@@ -59,7 +59,7 @@ func TestUUID(t *testing.T) {
 	v4 := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	seen := map[any]bool{}
 	for range 100 {
-		got, err := Eval("$uuid()", nil)
+		got, err := Eval(t.Context(), "$uuid()", Env{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestStepFunctionsFunctionErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Eval(tt.expr, Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.NewObject(0))})
+			_, err := Eval(t.Context(), tt.expr, Env{Vars: Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.NewObject(0))}})
 			var got *Error
 			if !errors.As(err, &got) {
 				t.Fatalf("Eval(%q) error = %v, want *Error", tt.expr, err)

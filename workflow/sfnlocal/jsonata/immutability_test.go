@@ -28,13 +28,15 @@ func TestEvaluationLeavesInputAlone(t *testing.T) {
 		"sift": "{% $sift($states.input.meta, function($v) { false }) ? 1 : 0 %}",
 		"spread": "{% $spread($states.input.meta) %}",
 		"shuffle": "{% $count($shuffle($states.input.names)) %}",
-		"group": "{% $states.input.order.lines{sku: note} %}"
+		"group": "{% $states.input.order.lines{sku: note} %}",
+		"identity clone": "{% ($clone := function($x){$x}; $states.input ~> |meta|{'k':'w'}|) %}",
+		"partial clone": "{% ($clone := $lookup(?, 'order'); $states.input ~> |lines|{'sku':'z'}, 'note'|) %}"
 	}`)
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
 			for range 20 {
-				if _, err := Template(template, Vars{"states": jsonvalue.ObjectOf("input", input)}); err != nil {
+				if _, err := Template(t.Context(), template, Env{Vars: Vars{"states": jsonvalue.ObjectOf("input", input)}}); err != nil {
 					t.Error(err)
 					return
 				}

@@ -89,7 +89,7 @@ func TestEval(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Eval(tt.expr, vars)
+			got, err := Eval(t.Context(), tt.expr, Env{Vars: vars})
 			if err != nil {
 				t.Fatalf("Eval(%q): %v", tt.expr, err)
 			}
@@ -126,7 +126,7 @@ func TestEvalErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Eval(tt.expr, vars)
+			_, err := Eval(t.Context(), tt.expr, Env{Vars: vars})
 			var got *Error
 			if !errors.As(err, &got) {
 				t.Fatalf("Eval(%q) error = %v, want *Error", tt.expr, err)
@@ -154,10 +154,10 @@ func TestValidate(t *testing.T) {
 // same (cached) expression.
 func TestEvalDoesNotLeakVariables(t *testing.T) {
 	t.Parallel()
-	if _, err := Eval("$leak", Vars{"leak": "first"}); err != nil {
+	if _, err := Eval(t.Context(), "$leak", Env{Vars: Vars{"leak": "first"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Eval("$leak", Vars{}); err == nil {
+	if got, err := Eval(t.Context(), "$leak", Env{Vars: Vars{}}); err == nil {
 		t.Errorf("Eval($leak) without the variable = %v, want undefined error", got)
 	}
 }
@@ -166,7 +166,7 @@ func TestEvalDoesNotLeakVariables(t *testing.T) {
 func TestEvalDoesNotAliasInput(t *testing.T) {
 	t.Parallel()
 	items := []any{"a"}
-	got, err := Eval("$states.input", Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("items", items))})
+	got, err := Eval(t.Context(), "$states.input", Env{Vars: Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("items", items))}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestEvaluationLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := TemplateField("Output", "{% "+tt.expr+" %}", nil)
+			_, err := TemplateField(t.Context(), "Output", "{% "+tt.expr+" %}", Env{})
 			var got *Error
 			if !errors.As(err, &got) {
 				t.Fatalf("error = %v, want *Error", err)
@@ -49,7 +49,7 @@ func TestEvaluationLimits(t *testing.T) {
 func TestVariableNumberOutOfRange(t *testing.T) {
 	t.Parallel()
 	vars := Vars{"states": jsonvalue.ObjectOf("input", jsonvalue.ObjectOf("big", []any{json.Number("1e400")}))}
-	_, err := Template("{% 1 %}", vars)
+	_, err := Template(t.Context(), "{% 1 %}", Env{Vars: vars})
 	want := &Error{Name: ErrorName, Message: "variable $states: number 1e400 is out of range"}
 	if e, ok := errors.AsType[*Error](err); !ok || *e != *want {
 		t.Errorf("error = %v, want %v", err, want)

@@ -36,7 +36,7 @@ func TestMemberOrder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Template(decode(t, tt.template), vars)
+			got, err := Template(t.Context(), decode(t, tt.template), Env{Vars: vars})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func TestMemberOrder(t *testing.T) {
 // named in an error is the first failing one as written.
 func TestTemplateReportsTheFirstFailureInTemplateOrder(t *testing.T) {
 	t.Parallel()
-	_, err := TemplateField("Output", decode(t, `{"b": "{% $x %}", "a": "{% $y %}"}`), nil)
+	_, err := TemplateField(t.Context(), "Output", decode(t, `{"b": "{% $x %}", "a": "{% $y %}"}`), Env{})
 	want := "The JSONata expression '$x' specified for the field 'Output/b' returned nothing (undefined)."
 	if e, ok := err.(*Error); !ok || e.Message != want {
 		t.Errorf("error = %v, want %s", err, want)

@@ -1,6 +1,7 @@
 package jsonata
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
@@ -11,36 +12,38 @@ import (
 // arrays; everything else is copied. Objects keep the template's member
 // order. It is TemplateField with the field left unnamed, so error causes
 // locate expressions relative to v ("a/b", "[0]").
-func Template(v any, vars Vars) (any, error) {
-	return TemplateField("", v, vars)
+func Template(ctx context.Context, v any, env Env) (any, error) {
+	return TemplateField(ctx, "", v, env)
 }
 
 // TemplateField is Template for the state field named field ("Output",
 // "Arguments", "Choices[0]/Condition"). An error's cause names the field
 // down to the expression that failed, as AWS does: "Output/order/ids[1]".
 // An expression that evaluates to undefined fails the state, as on AWS; it
-// is not dropped. Expressions are evaluated in the template's order and
-// the first failure is reported. Safe for concurrent use.
-func TemplateField(field string, v any, vars Vars) (any, error) {
-	b, err := bind(vars)
+// is not dropped. Expressions are evaluated in the template's order, all
+// at the same instant (env.Now), and the first failure is reported. Once
+// ctx ends, a running evaluation stops and the error is ctx.Err(). Safe
+// for concurrent use.
+func TemplateField(ctx context.Context, field string, v any, env Env) (any, error) {
+	ev, err := newEvaluation(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	return walk(field, v, b)
+	return ev.walk(field, v)
 }
 
-func walk(field string, v any, bindings map[string]any) (any, error) {
+func (ev *evaluation) walk(field string, v any) (any, error) {
 	switch v := v.(type) {
 	case string:
 		if IsExpression(v) {
-			return eval(field, body(v), bindings)
+			return ev.eval(field, body(v))
 		}
 		return v, nil
 	case *jsonvalue.Object:
 		out := jsonvalue.NewObject(v.Len()) // in the template's order
 		for _, k := range v.Keys() {
 			x, _ := v.Get(k)
-			x, err := walk(join(field, k), x, bindings)
+			x, err := ev.walk(join(field, k), x)
 			if err != nil {
 				return nil, err
 			}
@@ -51,7 +54,7 @@ func walk(field string, v any, bindings map[string]any) (any, error) {
 		out := make([]any, len(v))
 		for i, x := range v {
 			var err error
-			if out[i], err = walk(field+"["+strconv.Itoa(i)+"]", x, bindings); err != nil {
+			if out[i], err = ev.walk(field+"["+strconv.Itoa(i)+"]", x); err != nil {
 				return nil, err
 			}
 		}

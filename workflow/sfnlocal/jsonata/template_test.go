@@ -37,7 +37,7 @@ func TestTemplate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Template(decode(t, tt.template), vars)
+			got, err := Template(t.Context(), decode(t, tt.template), Env{Vars: vars})
 			if err != nil {
 				t.Fatalf("Template: %v", err)
 			}
@@ -66,7 +66,7 @@ func TestTemplateFieldErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := TemplateField(tt.field, decode(t, tt.template), vars)
+			_, err := TemplateField(t.Context(), tt.field, decode(t, tt.template), Env{Vars: vars})
 			var got *Error
 			if !errors.As(err, &got) {
 				t.Fatalf("TemplateField error = %v, want *Error", err)
@@ -84,7 +84,7 @@ func TestTemplateLeavesInputAlone(t *testing.T) {
 	t.Parallel()
 	template := decode(t, `{"a": ["{% 1 + 1 %}"], "b": {"c": "{% 'x' %}"}}`)
 	before := decode(t, `{"a": ["{% 1 + 1 %}"], "b": {"c": "{% 'x' %}"}}`)
-	if _, err := Template(template, nil); err != nil {
+	if _, err := Template(t.Context(), template, Env{}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, template, asText); diff != "" {
@@ -94,12 +94,12 @@ func TestTemplateLeavesInputAlone(t *testing.T) {
 
 func TestTemplateRejectsNonJSONVariables(t *testing.T) {
 	t.Parallel()
-	_, err := Template("{% $v %}", Vars{"v": struct{}{}})
+	_, err := Template(t.Context(), "{% $v %}", Env{Vars: Vars{"v": struct{}{}}})
 	var e *Error
 	if !errors.As(err, &e) || e.Name != "States.QueryEvaluationError" {
 		t.Errorf("Template with a struct variable: error = %v, want a States.QueryEvaluationError", err)
 	}
-	if got, err := Template("{% $v %}", Vars{"v": json.Number("1.0")}); err != nil || got != json.Number("1") {
+	if got, err := Template(t.Context(), "{% $v %}", Env{Vars: Vars{"v": json.Number("1.0")}}); err != nil || got != json.Number("1") {
 		t.Errorf("Template($v = 1.0) = %v, %v; want 1", got, err)
 	}
 }
@@ -129,7 +129,7 @@ func TestTemplateJSONata2(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Template(decode(t, tt.template), vars)
+			got, err := Template(t.Context(), decode(t, tt.template), Env{Vars: vars})
 			if err != nil {
 				t.Fatalf("Template: %v", err)
 			}

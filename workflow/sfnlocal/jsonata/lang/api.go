@@ -34,19 +34,31 @@ func (e *Expr) String() string { return e.src }
 
 // Evaluate evaluates the expression against input (Undefined for none)
 // with bindings as variables ($name). The result is Undefined when the
-// expression has no value. Errors are *Error.
+// expression has no value. Errors are *Error, except that an evaluation
+// stopped by opts.Context returns the context's error. Evaluation never
+// changes input, bindings or anything inside them.
 func (e *Expr) Evaluate(input any, bindings map[string]any, opts *Options) (any, error) {
-	s := &state{lib: library(opts), maxDepth: DefaultMaxDepth, clock: time.Now(), rand: rand.Float64}
-	if opts != nil {
-		if opts.MaxDepth > 0 {
-			s.maxDepth = opts.MaxDepth
+	if opts == nil {
+		opts = &Options{}
+	}
+	s := &state{lib: standardLibrary().funcs, maxDepth: DefaultMaxDepth, clock: opts.Now, rand: opts.Random}
+	if opts.Library != nil {
+		s.lib = opts.Library.funcs
+	}
+	if opts.MaxDepth > 0 {
+		s.maxDepth = opts.MaxDepth
+	}
+	if s.clock.IsZero() {
+		s.clock = time.Now()
+	}
+	if s.rand == nil {
+		s.rand = rand.Float64
+	}
+	if ctx := opts.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		if !opts.Now.IsZero() {
-			s.clock = opts.Now
-		}
-		if opts.Random != nil {
-			s.rand = opts.Random
-		}
+		s.ctx, s.done = ctx, ctx.Done()
 	}
 	env := newFrame(nil)
 	for k, v := range bindings {

@@ -17,7 +17,11 @@
 //
 // Callers convert JSON into these values (json.Number becomes float64)
 // before evaluating and convert results back. A parsed Expr is immutable
-// and safe for concurrent evaluation; each evaluation has its own state.
+// and safe for concurrent evaluation; each evaluation has its own state
+// and never changes its input or bindings, so callers may share them
+// between evaluations. Options are per evaluation: a Library (built once
+// with NewLibrary) adds or removes functions, Now fixes the clock and
+// Context can stop an evaluation that would never end.
 //
 // Conformance is checked against jsonata-js 2.0.6 itself: the cases in
 // testdata/*.cases.json are written by hand, and testdata/*.golden.json

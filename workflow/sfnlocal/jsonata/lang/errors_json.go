@@ -74,40 +74,6 @@ func writeJSON(b *strings.Builder, v any) bool {
 	return true
 }
 
-// writeJSONString quotes s as JSON.stringify does: only the quote, the
-// backslash and control characters are escaped.
-func writeJSONString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[r>>4])
-				b.WriteByte(hex[r&15])
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-}
-
 // jsText is JavaScript's String(v) for the values tokens and inserts take.
 func jsText(v any) string {
 	switch x := v.(type) {

@@ -1,12 +1,14 @@
 package lang
 
 import (
+	"context"
 	"time"
 )
 
 // state is one evaluation: the flags of its sequences, its clock and
-// random source, its library and how deep it has recursed. Nothing in it
-// is shared with other evaluations.
+// random source, its library, how deep it has recursed and what can stop
+// it. Nothing in it is shared with other evaluations, except the library,
+// which is only read.
 type state struct {
 	flags    map[*any]seqFlags
 	sites    map[any]callSite
@@ -16,6 +18,10 @@ type state struct {
 	clock    time.Time
 	rand     func() float64
 	holes    bool // a sequence has held undefined (jsonata-js shows it as null)
+
+	ctx   context.Context // nil when nothing can stop the evaluation
+	done  <-chan struct{} // ctx.Done(); nil when nothing can stop it
+	steps uint            // evaluation steps taken, to space out the checks of done
 }
 
 var _ callEnv = (*state)(nil)
@@ -62,6 +68,11 @@ func (s *state) lookup(f *frame, name string) any {
 func (s *state) eval(n *node, input any, env *frame) (any, error) {
 	if s.depth >= s.maxDepth {
 		return nil, errAt("U1001", n.pos, nil)
+	}
+	if s.done != nil {
+		if err := s.stopped(); err != nil {
+			return nil, err
+		}
 	}
 	s.depth++
 	r, err := s.evalNode(n, input, env)

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -44,6 +45,26 @@ func BenchmarkParse(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Parse(benchExpr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvaluateStoppable is BenchmarkEvaluate with a context that can
+// stop the evaluation, as the engine passes: the checks must cost nothing
+// measurable.
+func BenchmarkEvaluateStoppable(b *testing.B) {
+	expr, err := Parse(benchExpr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bindings := benchBindings(stepFunctionsInput(100))
+	ctx, cancel := context.WithCancel(b.Context())
+	defer cancel()
+	opts := &Options{Context: ctx}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := expr.Evaluate(Undefined, bindings, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -22,18 +22,7 @@ func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
 			return s.constructObject(g, input, env)
 		}
 	}
-	ts, reduce := input.(tupleStream)
-	var members []any
-	if reduce {
-		members = make([]any, len(ts))
-		for i, t := range ts {
-			members[i] = t
-		}
-	} else if xs, ok := items(input); ok {
-		members = xs
-	} else {
-		members = []any{input}
-	}
+	members, _, reduce := streamMembers(input)
 	if len(members) == 0 {
 		members = []any{Undefined}
 	}
@@ -45,16 +34,12 @@ func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
 			ctx, e = t["@"], tupleFrame(env, t)
 		}
 		for i, pair := range g.pairs {
-			k, err := s.eval(pair[0], ctx, e)
+			key, ok, err := s.objectKey(g, pair[0], ctx, e)
 			if err != nil {
 				return nil, err
 			}
-			if IsUndefined(k) {
-				continue
-			}
-			key, ok := k.(string)
 			if !ok {
-				return nil, errAt("T1003", g.pos, inserts{"value": k})
+				continue
 			}
 			if entry, ok := groups[key]; ok {
 				if entry.exprIndex != i {
@@ -77,12 +62,8 @@ func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
 			delete(t, "@")
 			e = tupleFrame(env, t)
 		}
-		v, err := s.eval(g.pairs[entry.exprIndex][1], ctx, e)
-		if err != nil {
+		if err := s.setMember(out, key, g.pairs[entry.exprIndex][1], ctx, e); err != nil {
 			return nil, err
-		}
-		if !IsUndefined(v) {
-			out.Set(key, v)
 		}
 	}
 	return out, nil
@@ -94,16 +75,12 @@ func (s *state) constructObject(g *group, input any, env *frame) (any, error) {
 	keys := make([]string, 0, len(g.pairs))
 	index := make([]int, 0, len(g.pairs))
 	for i, pair := range g.pairs {
-		k, err := s.eval(pair[0], input, env)
+		key, ok, err := s.objectKey(g, pair[0], input, env)
 		if err != nil {
 			return nil, err
 		}
-		if IsUndefined(k) {
-			continue
-		}
-		key, ok := k.(string)
 		if !ok {
-			return nil, errAt("T1003", g.pos, inserts{"value": k})
+			continue
 		}
 		for _, prev := range keys {
 			if prev == key {
@@ -117,15 +94,38 @@ func (s *state) constructObject(g *group, input any, env *frame) (any, error) {
 	out := jsonvalue.NewObject(len(keys))
 	for _, key := range ordered {
 		i := index[indexOf(keys, key)]
-		v, err := s.eval(g.pairs[i][1], input, env)
-		if err != nil {
+		if err := s.setMember(out, key, g.pairs[i][1], input, env); err != nil {
 			return nil, err
-		}
-		if !IsUndefined(v) {
-			out.Set(key, v)
 		}
 	}
 	return out, nil
+}
+
+// objectKey evaluates the key expression of one of g's pairs: false when
+// it is undefined, error T1003 when it is not a string.
+func (s *state) objectKey(g *group, expr *node, focus any, env *frame) (string, bool, error) {
+	k, err := s.eval(expr, focus, env)
+	if err != nil || IsUndefined(k) {
+		return "", false, err
+	}
+	key, ok := k.(string)
+	if !ok {
+		return "", false, errAt("T1003", g.pos, inserts{"value": k})
+	}
+	return key, true, nil
+}
+
+// setMember evaluates a pair's value expression and makes it out's member
+// key, unless it is undefined.
+func (s *state) setMember(out *jsonvalue.Object, key string, expr *node, focus any, env *frame) error {
+	v, err := s.eval(expr, focus, env)
+	if err != nil {
+		return err
+	}
+	if !IsUndefined(v) {
+		out.Set(key, v)
+	}
+	return nil
 }
 
 func indexOf(keys []string, k string) int {

@@ -2,33 +2,45 @@ package lang
 
 import "sync"
 
-// stdLibrary is the standard library by name, built once.
-var stdLibrary = sync.OnceValue(func() map[string]any {
-	lib := map[string]any{}
+// Library is a function library: the standard library with functions
+// added, replaced or removed. It is immutable and safe for concurrent
+// use, so build it once and name it in the Options of every evaluation.
+type Library struct {
+	funcs map[string]any
+}
+
+// NewLibrary returns the standard library without the functions named in
+// without, plus functions; one named like a standard function replaces
+// it.
+func NewLibrary(functions []*Builtin, without ...string) *Library {
+	std := standardLibrary().funcs
+	funcs := make(map[string]any, len(std)+len(functions))
+	for name, f := range std {
+		funcs[name] = f
+	}
+	for _, name := range without {
+		delete(funcs, name)
+	}
+	for _, b := range functions {
+		funcs[b.Name] = b
+	}
+	return &Library{funcs: funcs}
+}
+
+// standardLibrary is the standard library, built once.
+var standardLibrary = sync.OnceValue(func() *Library {
+	funcs := map[string]any{}
 	for _, b := range coreFunctions() {
-		lib[b.Name] = b
+		funcs[b.Name] = b
 	}
 	for _, b := range formatFunctions() {
-		lib[b.Name] = b
+		funcs[b.Name] = b
 	}
-	return lib
+	return &Library{funcs: funcs}
 })
 
-// library is the function library of an evaluation with opts.
-func library(opts *Options) map[string]any {
-	lib := stdLibrary()
-	if opts == nil || (len(opts.Functions) == 0 && len(opts.Without) == 0) {
-		return lib
-	}
-	out := make(map[string]any, len(lib)+len(opts.Functions))
-	for k, v := range lib {
-		out[k] = v
-	}
-	for _, name := range opts.Without {
-		delete(out, name)
-	}
-	for _, b := range opts.Functions {
-		out[b.Name] = b
-	}
-	return out
+// isStandardClone reports whether fn is the standard $clone, whose result
+// is always a fresh deep copy.
+func isStandardClone(fn any) bool {
+	return fn == standardLibrary().funcs["clone"]
 }

@@ -5,16 +5,7 @@ package lang
 // each term at most once per member, in the order jsonata-js first needs
 // it, so that errors match. Undefined keys sort last.
 func (s *state) sortValues(step *node, input any, env *frame) (any, error) {
-	ts, isTuple := input.(tupleStream)
-	var members []any
-	if isTuple {
-		members = make([]any, len(ts))
-		for i, t := range ts {
-			members[i] = t
-		}
-	} else {
-		members, _ = items(input)
-	}
+	members, ts, isTuple := streamMembers(input)
 	if len(members) <= 1 {
 		return input, nil
 	}
@@ -124,33 +115,33 @@ func isSortable(v any) bool {
 	return false
 }
 
-// mergeSort is jsonata-js's stable top-down merge sort; after(a, b)
-// reports whether a belongs after b.
-func mergeSort(xs []int, after func(a, b int) (bool, error)) ([]int, error) {
+// mergeSort is jsonata-js's stable top-down merge sort, which $sort and
+// order-by (^) both run: halves split at len/2, and in a merge the right
+// head goes first only when after(left head, right head). So even an
+// inconsistent comparator orders as in jsonata-js. xs is not changed.
+func mergeSort[T any](xs []T, after func(a, b T) (bool, error)) ([]T, error) {
 	if len(xs) <= 1 {
 		return xs, nil
 	}
 	mid := len(xs) / 2
-	left, err := mergeSort(append([]int(nil), xs[:mid]...), after)
+	left, err := mergeSort(xs[:mid], after)
 	if err != nil {
 		return nil, err
 	}
-	right, err := mergeSort(append([]int(nil), xs[mid:]...), after)
+	right, err := mergeSort(xs[mid:], after)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]int, 0, len(xs))
+	out := make([]T, 0, len(xs))
 	for len(left) > 0 && len(right) > 0 {
 		swap, err := after(left[0], right[0])
 		if err != nil {
 			return nil, err
 		}
 		if swap {
-			out = append(out, right[0])
-			right = right[1:]
+			out, right = append(out, right[0]), right[1:]
 		} else {
-			out = append(out, left[0])
-			left = left[1:]
+			out, left = append(out, left[0]), left[1:]
 		}
 	}
 	out = append(out, left...)

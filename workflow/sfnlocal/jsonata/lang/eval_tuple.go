@@ -146,3 +146,19 @@ func (s *state) applyStages(stages []*stage, v any, env *frame) (any, error) {
 	}
 	return v, nil
 }
+
+// streamMembers is what a grouping or an order-by step works through: the
+// tuples of a tuple stream (isTuple), else the items of a sequence or an
+// array.
+func streamMembers(input any) (members []any, ts tupleStream, isTuple bool) {
+	ts, isTuple = input.(tupleStream)
+	if !isTuple {
+		members, _ = items(input)
+		return members, nil, false
+	}
+	members = make([]any, len(ts))
+	for i, t := range ts {
+		members[i] = t
+	}
+	return members, ts, true
+}

@@ -13,10 +13,12 @@ func isFunction(v any) bool {
 	return ok
 }
 
-// truthy is JSONata's effective boolean value as conditions, predicates
-// and and/or see it: undefined, false, 0, "", null, empty arrays and
-// objects are false; an array is true when any member is; lambdas and
-// built-ins are true and regexes false, as in jsonata-js.
+// truthy is JSONata's effective boolean value, as conditions, predicates,
+// and/or, $boolean, $not, $filter, $single and $sift see it: undefined,
+// false, 0, "", null, empty arrays and objects are false; an array is
+// true when any member is; an infinite number is error D1001. Functions
+// are true, except regexes (and the next() of a regex match), which
+// jsonata-js makes plain JavaScript functions and so false.
 func truthy(v any) (bool, error) {
 	switch x := v.(type) {
 	case undefined, nil:
@@ -45,14 +47,15 @@ func truthy(v any) (bool, error) {
 		return any, nil
 	case *jsonvalue.Object:
 		return x.Len() > 0, nil
-	case *Regex:
+	case *Regex, *matchNext:
 		return false, nil
 	}
 	return isFunction(v), nil
 }
 
-// deepEqual is JSONata's = : values of the same type and content, objects
-// regardless of key order.
+// deepEqual is JSONata's = and $distinct's comparison: values of the same
+// type and content, objects regardless of key order, functions only
+// equal to themselves.
 func deepEqual(a, b any) bool {
 	switch x := a.(type) {
 	case float64:
@@ -95,17 +98,17 @@ func deepEqual(a, b any) bool {
 
 // strictEqual is JavaScript's === : equal primitives, or the very same
 // array, object or function.
-func strictEqual(a, b any) bool {
-	switch x := a.(type) {
-	case []any:
+func strictEqual(a, b any) (same bool) {
+	if x, ok := a.([]any); ok {
 		y, ok := b.([]any)
 		return ok && len(x) == len(y) && cap(x) > 0 && cap(y) > 0 && arrayKey(x) == arrayKey(y)
-	case float64, string, bool, nil, undefined:
-		return a == b
-	case *jsonvalue.Object, *Builtin, *Regex, *lambda, *transformer:
-		return a == b
 	}
-	return false
+	defer func() {
+		if recover() != nil {
+			same = false // a caller's Function of a type Go cannot compare
+		}
+	}()
+	return a == b
 }
 
 // compareUTF16 orders strings as JavaScript does, by UTF-16 code units.

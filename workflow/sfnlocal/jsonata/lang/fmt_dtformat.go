@@ -122,7 +122,7 @@ func dtLookupName(names []string, i float64) string {
 
 func dtNameError(component string) error {
 	return &Error{Code: "D3133", Value: component,
-		Message: "The 'name' modifier can only be applied to months and days in the date/time picture string, not " + fmtJSONQuote(component)}
+		Message: "The 'name' modifier can only be applied to months and days in the date/time picture string, not " + quoteJSON(component)}
 }
 
 // formatZone writes the offset: [Z01:01] is "+05:30", [Z0101] "+0530",

@@ -120,7 +120,7 @@ func analyseMarker(marker string) (*dtPart, error) {
 		def, ok := dtDefaultPresentation[d.component]
 		if !ok {
 			return nil, &Error{Code: "D3132", Value: d.component,
-				Message: "Unknown component specifier " + fmtJSONQuote(d.component) + " in date/time picture string"}
+				Message: "Unknown component specifier " + quoteJSON(d.component) + " in date/time picture string"}
 		}
 		d.pres1 = def
 	}

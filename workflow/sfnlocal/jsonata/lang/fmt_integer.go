@@ -192,7 +192,7 @@ const romanLimit = 1e7
 // intSequenceError is D3130 for a picture that is no supported numbering.
 func intSequenceError(token string) error {
 	return &Error{Code: "D3130", Value: token,
-		Message: "Formatting or parsing an integer as a sequence starting with " + fmtJSONQuote(token) + " is not supported by this implementation"}
+		Message: "Formatting or parsing an integer as a sequence starting with " + quoteJSON(token) + " is not supported by this implementation"}
 }
 
 // format writes an integer (jsonata-js's _formatInteger).

@@ -22,7 +22,7 @@ var isoTimestampFields = regexp.MustCompile(`^(\d{4})((?:-\d\d)*)((?:T\d\d:\d\d:
 // isoTimestampError is D3110 for a timestamp that is not ISO 8601.
 func isoTimestampError(timestamp string) error {
 	return &Error{Code: "D3110", Value: timestamp,
-		Message: "The argument of the toMillis function must be an ISO 8601 formatted timestamp. Given " + fmtJSONQuote(timestamp)}
+		Message: "The argument of the toMillis function must be an ISO 8601 formatted timestamp. Given " + quoteJSON(timestamp)}
 }
 
 // fmtParseISO is $toMillis(timestamp): milliseconds since the epoch, NaN

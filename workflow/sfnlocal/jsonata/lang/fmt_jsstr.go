@@ -1,10 +1,5 @@
 package lang
 
-import (
-	"strconv"
-	"strings"
-)
-
 // JavaScript string operations on rune slices, with JavaScript's index
 // clamping, for the picture-string code that depends on it. (JavaScript
 // counts UTF-16 code units; pictures outside the Basic Multilingual Plane
@@ -109,40 +104,4 @@ func jsConcat(parts ...jsStr) jsStr {
 		out = append(out, p...)
 	}
 	return out
-}
-
-// fmtJSONQuote is JavaScript's JSON.stringify of a string.
-func fmtJSONQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u` + fmtLeftPad(strconv.FormatInt(int64(r), 16), 4))
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-func fmtLeftPad(s string, n int) string {
-	return strings.Repeat("0", max(0, n-len(s))) + s
 }

@@ -26,39 +26,41 @@ func fnAsArray(v any) []any {
 
 // fnReverse is $reverse(array).
 func fnReverse(_ *Call, args []any) (any, error) {
-	a, ok := args[0].([]any)
-	if !ok {
-		return Undefined, nil
-	}
-	if len(a) <= 1 {
-		return a, nil
-	}
-	out := make([]any, len(a))
-	for i, v := range a {
-		out[len(a)-1-i] = v
-	}
-	return out, nil
+	return fnReordered(args[0], func(a, out []any) {
+		for i, v := range a {
+			out[len(a)-1-i] = v
+		}
+	}), nil
 }
 
 // fnShuffle is $shuffle(array), the inside-out Fisher–Yates shuffle that
 // jsonata-js runs, drawing from the evaluation's random source.
 func fnShuffle(c *Call, args []any) (any, error) {
-	a, ok := args[0].([]any)
+	return fnReordered(args[0], func(a, out []any) {
+		for i, v := range a {
+			j := int(math.Floor(c.Random() * float64(i+1)))
+			if i != j {
+				out[i] = out[j]
+			}
+			out[j] = v
+		}
+	}), nil
+}
+
+// fnReordered is what $reverse and $shuffle return for v: Undefined for
+// a value that is not an array, the array itself when it has at most one
+// member, else a new array that fill puts a's members into.
+func fnReordered(v any, fill func(a, out []any)) any {
+	a, ok := v.([]any)
 	if !ok {
-		return Undefined, nil
+		return Undefined
 	}
 	if len(a) <= 1 {
-		return a, nil
+		return a
 	}
 	out := make([]any, len(a))
-	for i, v := range a {
-		j := int(math.Floor(c.Random() * float64(i+1)))
-		if i != j {
-			out[i] = out[j]
-		}
-		out[j] = v
-	}
-	return out, nil
+	fill(a, out)
+	return out
 }
 
 // fnDistinct is $distinct(array): the first of each group of deep-equal
@@ -72,7 +74,7 @@ func fnDistinct(c *Call, args []any) (any, error) {
 	for _, v := range a {
 		seen := false
 		for _, kept := range out {
-			if fnDeepEqual(v, kept) {
+			if deepEqual(v, kept) {
 				seen = true
 				break
 			}

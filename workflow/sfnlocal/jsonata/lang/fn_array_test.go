@@ -132,7 +132,7 @@ func TestFnArityOfString(t *testing.T) {
 	t.Fatal("no $string in coreFunctions")
 }
 
-func TestFnLessUTF16(t *testing.T) {
+func TestCompareUTF16(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		a, b string
@@ -150,8 +150,8 @@ func TestFnLessUTF16(t *testing.T) {
 		{"😀", "😁", true},
 	}
 	for _, tc := range tests {
-		if got := fnLessUTF16(tc.a, tc.b); got != tc.want {
-			t.Errorf("fnLessUTF16(%q, %q) = %v; want %v", tc.a, tc.b, got, tc.want)
+		if got := compareUTF16(tc.a, tc.b) < 0; got != tc.want {
+			t.Errorf("compareUTF16(%q, %q) < 0 = %v; want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

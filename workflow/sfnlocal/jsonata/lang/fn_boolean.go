@@ -1,21 +1,35 @@
 package lang
 
-// fnBooleanFn is $boolean(arg).
+// fnBooleanFn is $boolean(arg). jsonata-js passes a function argument to
+// a built-in as a plain JavaScript function, which is false; a function
+// inside an array is true, as it is in a condition.
 func fnBooleanFn(_ *Call, args []any) (any, error) {
-	b, ok := fnBoolean(args[0])
-	if !ok {
-		return Undefined, nil
-	}
-	return b, nil
+	return fnBooleanArg(args[0])
 }
 
 // fnNot is $not(arg).
 func fnNot(_ *Call, args []any) (any, error) {
-	b, ok := fnBoolean(args[0])
-	if !ok {
-		return Undefined, nil
+	b, err := fnBooleanArg(args[0])
+	if err != nil || b == Undefined {
+		return b, err
 	}
-	return !b, nil
+	return !b.(bool), nil
+}
+
+// fnBooleanArg is the effective boolean value of a built-in's argument:
+// Undefined for Undefined.
+func fnBooleanArg(v any) (any, error) {
+	switch {
+	case v == Undefined:
+		return Undefined, nil
+	case isFunction(v):
+		return false, nil
+	}
+	b, err := truthy(v)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // fnExists is $exists(arg): false only for Undefined.

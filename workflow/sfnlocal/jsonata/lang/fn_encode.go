@@ -206,5 +206,5 @@ func fnUTF8Len(b byte) int {
 }
 
 func fnMalformedURL(c *Call, name, s string) *Error {
-	return fnError(c, "D3140", "Malformed URL passed to $"+name+"(): "+fnQuoted(s), s)
+	return fnError(c, "D3140", "Malformed URL passed to $"+name+"(): "+quoteJSON(s), s)
 }

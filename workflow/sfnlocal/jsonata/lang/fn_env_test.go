@@ -96,7 +96,7 @@ func fnRender(v any) string {
 		return "undefined"
 	}
 	if s, ok := v.(string); ok {
-		return fnQuoted(s)
+		return quoteJSON(s)
 	}
 	return jsonStringify(v)
 }

@@ -28,42 +28,56 @@ func fnArity(fn any) int {
 	return 1
 }
 
+// fnEachResult calls fn on each member of a as $map, $filter and $single
+// do (value, index, array, as many as fn declares) and hands each member
+// and fn's result to visit.
+func fnEachResult(c *Call, a []any, fn any, visit func(v, res any) error) error {
+	for i, v := range a {
+		res, err := c.Apply(fn, fnHOFArgs(fn, v, float64(i), a)...)
+		if err != nil {
+			return err
+		}
+		if err := visit(v, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // fnMap is $map(array, function($value, $index, $array)): the function's
 // results, Undefined ones left out.
 func fnMap(c *Call, args []any) (any, error) {
-	a, ok := args[0].([]any)
-	if !ok {
-		return Undefined, nil
-	}
-	var out []any
-	for i, v := range a {
-		res, err := c.Apply(args[1], fnHOFArgs(args[1], v, float64(i), a)...)
-		if err != nil {
-			return nil, err
-		}
-		if res != Undefined {
-			out = append(out, res)
-		}
-	}
-	return fnSequence(c, out), nil
+	return fnCollect(c, args, func(_, res any) (any, bool, error) {
+		return res, res != Undefined, nil
+	})
 }
 
 // fnFilter is $filter(array, function($value, $index, $array)): the
 // members for which the function's result is true.
 func fnFilter(c *Call, args []any) (any, error) {
+	return fnCollect(c, args, func(v, res any) (any, bool, error) {
+		keep, err := truthy(res)
+		return v, keep, err
+	})
+}
+
+// fnCollect runs $map or $filter over args (array, function): pick says
+// what each member and the function's result for it contribute.
+func fnCollect(c *Call, args []any, pick func(v, res any) (any, bool, error)) (any, error) {
 	a, ok := args[0].([]any)
 	if !ok {
 		return Undefined, nil
 	}
 	var out []any
-	for i, v := range a {
-		res, err := c.Apply(args[1], fnHOFArgs(args[1], v, float64(i), a)...)
-		if err != nil {
-			return nil, err
+	err := fnEachResult(c, a, args[1], func(v, res any) error {
+		x, keep, err := pick(v, res)
+		if keep {
+			out = append(out, x)
 		}
-		if keep, _ := fnBoolean(res); keep {
-			out = append(out, v)
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return fnSequence(c, out), nil
 }
@@ -78,22 +92,29 @@ func fnSingle(c *Call, args []any) (any, error) {
 	}
 	var found any = Undefined
 	matched := false
-	for i, v := range a {
-		keep := true
-		if args[1] != Undefined {
-			res, err := c.Apply(args[1], fnHOFArgs(args[1], v, float64(i), a)...)
-			if err != nil {
-				return nil, err
-			}
-			keep, _ = fnBoolean(res)
-		}
-		if !keep {
-			continue
-		}
-		if matched {
-			return nil, fnError(c, "D3138", "The $single() function expected exactly 1 matching result.  Instead it matched more.", nil)
+	visit := func(v, res any) error {
+		keep, err := truthy(res)
+		switch {
+		case err != nil || !keep:
+			return err
+		case matched:
+			return fnError(c, "D3138", "The $single() function expected exactly 1 matching result.  Instead it matched more.", nil)
 		}
 		found, matched = v, true
+		return nil
+	}
+	var err error
+	if args[1] == Undefined {
+		for _, v := range a {
+			if err = visit(v, true); err != nil {
+				break
+			}
+		}
+	} else {
+		err = fnEachResult(c, a, args[1], visit)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if !matched {
 		return nil, fnError(c, "D3139", "The $single() function expected exactly 1 matching result.  Instead it matched 0.", nil)

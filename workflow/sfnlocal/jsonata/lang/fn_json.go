@@ -26,7 +26,7 @@ func (w *fnJSONWriter) value(v any, prefix string) {
 	case float64:
 		w.number(v)
 	case string:
-		fnQuote(w.b, v)
+		writeJSONString(w.b, v)
 	case []any:
 		w.array(v, prefix)
 	case *jsonvalue.Object:
@@ -80,7 +80,7 @@ func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
 			w.b.WriteByte(',')
 		}
 		w.newline(inner)
-		fnQuote(w.b, k)
+		writeJSONString(w.b, k)
 		w.b.WriteByte(':')
 		if w.indent != "" {
 			w.b.WriteByte(' ')
@@ -97,45 +97,4 @@ func (w *fnJSONWriter) newline(prefix string) {
 		w.b.WriteByte('\n')
 		w.b.WriteString(prefix)
 	}
-}
-
-// fnQuoted is s as a JSON string literal.
-func fnQuoted(s string) string {
-	var b strings.Builder
-	fnQuote(&b, s)
-	return b.String()
-}
-
-// fnQuote writes s as a JSON string literal the way JSON.stringify does:
-// only quotes, backslashes and control characters are escaped.
-func fnQuote(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[r>>4])
-				b.WriteByte(hex[r&0xF])
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
 }

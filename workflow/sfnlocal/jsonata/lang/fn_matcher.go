@@ -152,7 +152,7 @@ func (m *fnFuncMatcher) call(fn any, args ...any) (*fnMatch, error) {
 		if !fnTruthy(res) {
 			return nil, nil
 		}
-		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+fnQuoted(m.c.Name)+" does not return the correct object structure", res)
+		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+quoteJSON(m.c.Name)+" does not return the correct object structure", res)
 	}
 	start, hasStart := o.Get("start")
 	groups, hasGroups := o.Get("groups")
@@ -160,7 +160,7 @@ func (m *fnFuncMatcher) call(fn any, args ...any) (*fnMatch, error) {
 	_, startNum := start.(float64)
 	_, groupsArr := groups.([]any)
 	if !(hasStart && startNum || hasGroups && groupsArr || isFunction(next)) {
-		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+fnQuoted(m.c.Name)+" does not return the correct object structure", res)
+		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+quoteJSON(m.c.Name)+" does not return the correct object structure", res)
 	}
 	found := &fnMatch{raw: o}
 	found.text, _ = fnGet(o, "match").(string)
@@ -197,5 +197,5 @@ func fnByteOffset(s string, index any) int {
 // fnUTF16Index is the UTF-16 index of byte offset i in s, as JavaScript
 // reports match positions.
 func fnUTF16Index(s string, i int) int {
-	return fnUTF16Len(s[:i])
+	return utf16Len(s[:i])
 }

@@ -162,7 +162,11 @@ func fnSift(c *Call, args []any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if keep, _ := fnBoolean(res); keep {
+		keep, err := truthy(res)
+		if err != nil {
+			return nil, err
+		}
+		if keep {
 			out.Set(k, v)
 		}
 	}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"regexp"
 	"time"
 )
@@ -36,7 +37,7 @@ type Regex struct {
 func (*Regex) Arity() int { return 1 }
 
 // Builtin is a function of the standard library, or one a caller adds
-// (Options.Functions).
+// (NewLibrary).
 //
 // Signature is a jsonata-js function signature ("<s-nn?:s>"). The
 // evaluator validates arguments against it before calling Impl: a missing
@@ -95,14 +96,17 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-// Options are the knobs of one evaluation.
+// Options are the knobs of one evaluation. They are cheap to make: build
+// the Library once and make Options per evaluation with its own Now and
+// Context.
 type Options struct {
-	// Functions are added to the standard library; one with the name of a
-	// standard function replaces it.
-	Functions []*Builtin
-	// Without names standard functions that do not exist in this
-	// evaluation (Step Functions removes "eval").
-	Without []string
+	// Library is the function library; nil means the standard library.
+	Library *Library
+	// Context, when not nil, can stop the evaluation: once it is done,
+	// evaluation stops at its next check (checks are made every few
+	// hundred steps, so even an endless loop ends promptly) and Evaluate
+	// returns Context.Err().
+	Context context.Context
 	// Now is the evaluation's clock; the zero time means time.Now().
 	Now time.Time
 	// Random is the source of $random and $shuffle; nil means math/rand.
