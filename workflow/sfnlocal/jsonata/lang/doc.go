@@ -23,6 +23,14 @@
 // with NewLibrary) adds or removes functions, Now fixes the clock and
 // Context can stop an evaluation that would never end.
 //
+// The package is the language: lexer*, parser*, ast and signature*
+// read an expression; eval* evaluate it; stdlib* list the standard
+// library and fn_* implement it. Two internal packages serve it:
+// internal/picture formats and parses numbers and dates with XPath
+// picture strings ($formatNumber, $fromMillis…), and internal/js
+// reproduces the JavaScript behaviour jsonata-js inherits (number text,
+// parseInt, Date.UTC, UTF-16 order, case mapping).
+//
 // Conformance is checked against jsonata-js 2.0.6 itself: the cases in
 // testdata/*.cases.json are written by hand, and testdata/*.golden.json
 // holds what jsonata-js answered for them (make jsonata-golden).

@@ -29,23 +29,9 @@ func TestDepthLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			expr, err := Parse(tt.expr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := expr.Evaluate(Undefined, nil, &Options{MaxDepth: tt.maxDepth})
-			if tt.wantErr != "" {
-				var e *Error
-				if !errors.As(err, &e) || e.Code != tt.wantErr {
-					t.Fatalf("got %v, %v; want error %s", got, err, tt.wantErr)
-				}
-				if !strings.Contains(e.Message, "Stack overflow") {
-					t.Errorf("message %q does not say what happened", e.Message)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Fatalf("got %v, %v; want %v", got, err, tt.want)
+			e := checkEval(t, tt.expr, &Options{MaxDepth: tt.maxDepth}, tt.want, tt.wantErr)
+			if e != nil && !strings.Contains(e.Message, "Stack overflow") {
+				t.Errorf("message %q does not say what happened", e.Message)
 			}
 		})
 	}

@@ -1,10 +1,8 @@
 package lang
 
 import (
-	"sort"
-	"strconv"
-
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 type groupEntry struct {
@@ -53,7 +51,7 @@ func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
 		}
 	}
 	out := jsonvalue.NewObject(len(order))
-	for _, key := range jsKeyOrder(order) {
+	for _, key := range js.KeyOrder(order) {
 		entry := groups[key]
 		ctx, e := entry.data, env
 		if reduce {
@@ -90,7 +88,7 @@ func (s *state) constructObject(g *group, input any, env *frame) (any, error) {
 		keys = append(keys, key)
 		index = append(index, i)
 	}
-	ordered := jsKeyOrder(keys)
+	ordered := js.KeyOrder(keys)
 	out := jsonvalue.NewObject(len(keys))
 	for _, key := range ordered {
 		i := index[indexOf(keys, key)]
@@ -162,48 +160,11 @@ func reduceTuples(data any) tuple {
 	return out
 }
 
-// jsKeyOrder orders object keys as JavaScript does: integer-like keys
-// first in ascending order, then the others in insertion order.
-func jsKeyOrder(keys []string) []string {
-	var ints, rest []string
-	for _, k := range keys {
-		if isArrayIndex(k) {
-			ints = append(ints, k)
-		} else {
-			rest = append(rest, k)
-		}
-	}
-	if len(ints) == 0 {
-		return keys
-	}
-	sort.Slice(ints, func(i, j int) bool {
-		a, _ := strconv.ParseUint(ints[i], 10, 64)
-		b, _ := strconv.ParseUint(ints[j], 10, 64)
-		return a < b
-	})
-	return append(ints, rest...)
-}
-
-// isArrayIndex reports whether k is the canonical text of an integer in
-// [0, 2^32-2], which JavaScript objects order before other keys.
-func isArrayIndex(k string) bool {
-	if k == "" || len(k) > 10 || (k[0] == '0' && k != "0") {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if k[i] < '0' || k[i] > '9' {
-			return false
-		}
-	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	return err == nil && n < 1<<32-1
-}
-
 // jsReorder moves o's integer-like keys to the front in ascending order,
 // as JavaScript orders an object's keys.
 func jsReorder(o *jsonvalue.Object) {
 	keys := o.Keys()
-	ordered := jsKeyOrder(append([]string(nil), keys...))
+	ordered := js.KeyOrder(append([]string(nil), keys...))
 	same := true
 	for i := range keys {
 		if keys[i] != ordered[i] {

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"math"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // evalBinary evaluates the operators that take two values.
@@ -137,7 +139,7 @@ func compareValues(lhs, rhs any, op string) (any, error) {
 		if !ok {
 			return nil, mismatch(lhs, rhs, op)
 		}
-		c = compareUTF16(l, r)
+		c = js.Compare(l, r)
 	case float64:
 		r, ok := rhs.(float64)
 		if !ok {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // matchRegex calls a regex as a function, as jsonata-js allows: the first
@@ -36,8 +37,8 @@ func (s *state) matchFrom(re *Regex, str string, from, pos int) (any, error) {
 		}
 		o := jsonvalue.NewObject(5)
 		o.Set("match", str[m[0]:m[1]])
-		o.Set("start", float64(utf16Len(str[:m[0]])))
-		o.Set("end", float64(utf16Len(str[:m[1]])))
+		o.Set("start", float64(js.Length(str[:m[0]])))
+		o.Set("end", float64(js.Length(str[:m[1]])))
 		o.Set("groups", groups)
 		o.Set("next", &matchNext{re: re, str: str, from: m[1], pos: pos})
 		return o, nil
@@ -60,19 +61,6 @@ func (s *state) nextMatch(n *matchNext) (any, error) {
 		}
 	}
 	return next, nil
-}
-
-// utf16Len is the length of s in UTF-16 code units.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }
 
 // byteOffset converts a UTF-16 offset into s to a byte offset.

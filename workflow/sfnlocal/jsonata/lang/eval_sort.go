@@ -1,5 +1,7 @@
 package lang
 
+import "github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
+
 // sortValues evaluates an order-by step over input (a sequence, an array
 // or a tuple stream). It sorts with jsonata-js's merge sort and evaluates
 // each term at most once per member, in the order jsonata-js first needs
@@ -62,7 +64,7 @@ func (s *state) sortValues(step *node, input any, env *frame) (any, error) {
 				if !ok {
 					return false, errAt("T2007", step.pos, inserts{"value": aa, "value2": bb})
 				}
-				comp = compareUTF16(x, y)
+				comp = js.Compare(x, y)
 			case float64:
 				y, ok := bb.(float64)
 				if !ok {

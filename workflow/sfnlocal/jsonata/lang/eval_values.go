@@ -2,7 +2,6 @@ package lang
 
 import (
 	"math"
-	"unicode/utf8"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
@@ -109,41 +108,4 @@ func strictEqual(a, b any) (same bool) {
 		}
 	}()
 	return a == b
-}
-
-// compareUTF16 orders strings as JavaScript does, by UTF-16 code units.
-func compareUTF16(a, b string) int {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			ua, ub := utf16Lead(ra), utf16Lead(rb)
-			if ua != ub {
-				if ua < ub {
-					return -1
-				}
-				return 1
-			}
-			if ra < rb {
-				return -1
-			}
-			return 1
-		}
-		a, b = a[na:], b[nb:]
-	}
-	switch {
-	case a == "" && b == "":
-		return 0
-	case a == "":
-		return -1
-	}
-	return 1
-}
-
-// utf16Lead is the first UTF-16 code unit of r.
-func utf16Lead(r rune) rune {
-	if r >= 0x10000 {
-		return 0xD800 + ((r - 0x10000) >> 10)
-	}
-	return r
 }

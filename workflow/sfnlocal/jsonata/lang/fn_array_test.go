@@ -1,6 +1,10 @@
 package lang
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
+)
 
 func TestFnArray(t *testing.T) {
 	t.Parallel()
@@ -65,7 +69,7 @@ func TestFnObject(t *testing.T) {
 		{"merge", fnMerge, fnArr(fnArr(fnObj("a", 1.0, "b", 2.0), fnObj("c", 3.0, "a", 4.0))), `{"a":4,"b":2,"c":3}`, ""},
 		{"merge empty", fnMerge, fnArr(fnArr()), "{}", ""},
 		{"merge undefined", fnMerge, fnArr(fnU), "undefined", ""},
-		{"each", fnEach, fnArr(fnObj("a", 1.0, "b", 2.0), fnLambda(2, func(args []any) any { return args[1].(string) + "=" + fmtJSNumber(args[0].(float64)) })), `["a=1","b=2"]`, ""},
+		{"each", fnEach, fnArr(fnObj("a", 1.0, "b", 2.0), fnLambda(2, func(args []any) any { return args[1].(string) + "=" + js.NumberToString(args[0].(float64)) })), `["a=1","b=2"]`, ""},
 		{"each skips undefined", fnEach, fnArr(fnObj("a", 1.0, "b", 2.0), fnLambda(1, func(args []any) any {
 			if args[0].(float64) > 1 {
 				return args[0]
@@ -85,13 +89,13 @@ func TestFnHigherOrder(t *testing.T) {
 	t.Parallel()
 	double := fnLambda(1, func(args []any) any { return args[0].(float64) * 2 })
 	withIndex := fnLambda(3, func(args []any) any {
-		return fmtJSNumber(args[0].(float64)) + "@" + fmtJSNumber(args[1].(float64)) + "/" + fmtJSNumber(float64(len(args[2].([]any))))
+		return js.NumberToString(args[0].(float64)) + "@" + js.NumberToString(args[1].(float64)) + "/" + js.NumberToString(float64(len(args[2].([]any))))
 	})
 	odd := fnLambda(1, func(args []any) any { return int(args[0].(float64))%2 == 1 })
 	add := fnLambda(2, func(args []any) any { return args[0].(float64) + args[1].(float64) })
 	trace := fnLambda(4, func(args []any) any {
 		acc, _ := args[0].(string)
-		return acc + fmtJSNumber(args[1].(float64)) + fmtJSNumber(args[2].(float64)) + fmtJSNumber(float64(len(args[3].([]any))))
+		return acc + js.NumberToString(args[1].(float64)) + js.NumberToString(args[2].(float64)) + js.NumberToString(float64(len(args[3].([]any))))
 	})
 	runFnCases(t, []fnCase{
 		{"map", fnMap, fnArr(fnArr(1.0, 2.0), double), "[2,4]", ""},
@@ -130,28 +134,4 @@ func TestFnArityOfString(t *testing.T) {
 		}
 	}
 	t.Fatal("no $string in coreFunctions")
-}
-
-func TestCompareUTF16(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		a, b string
-		want bool
-	}{
-		{"a", "b", true},
-		{"b", "a", false},
-		{"a", "ab", true},
-		{"ab", "a", false},
-		{"", "a", true},
-		{"a", "a", false},
-		{"😀", "\uffff", true}, // U+D83D U+DE00 before U+FFFF
-		{"\uffff", "😀", false},
-		{"\ue000", "😀", false}, // U+E000 after U+D83D
-		{"😀", "😁", true},
-	}
-	for _, tc := range tests {
-		if got := compareUTF16(tc.a, tc.b) < 0; got != tc.want {
-			t.Errorf("compareUTF16(%q, %q) < 0 = %v; want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
 }

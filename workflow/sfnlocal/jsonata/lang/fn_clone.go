@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // fnClone is $clone(value), which the transform operator (|…|…|) also
@@ -27,7 +28,7 @@ func fnCloneValue(v any) (any, error) {
 		if math.IsInf(v, 0) {
 			return nil, &Error{Code: "D1001", Message: "Number out of range: null", Value: v}
 		}
-		if r := fnPrecision15(v); !math.IsNaN(r) && !math.IsInf(r, 0) {
+		if r := js.ToPrecision15(v); !math.IsNaN(r) && !math.IsInf(r, 0) {
 			return r, nil
 		}
 		return nil, nil

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // fnBase64Encode is $base64encode(str). As in jsonata-js (Node's
@@ -206,5 +208,5 @@ func fnUTF8Len(b byte) int {
 }
 
 func fnMalformedURL(c *Call, name, s string) *Error {
-	return fnError(c, "D3140", "Malformed URL passed to $"+name+"(): "+quoteJSON(s), s)
+	return fnError(c, "D3140", "Malformed URL passed to $"+name+"(): "+js.Quote(s), s)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // fnTestEnv stands in for the evaluator when built-ins are tested alone:
@@ -96,7 +97,7 @@ func fnRender(v any) string {
 		return "undefined"
 	}
 	if s, ok := v.(string); ok {
-		return quoteJSON(s)
+		return js.Quote(s)
 	}
 	return jsonStringify(v)
 }

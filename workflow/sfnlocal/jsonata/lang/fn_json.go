@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // fnJSONWriter writes a value as $string does: JSON.stringify with
@@ -26,7 +27,7 @@ func (w *fnJSONWriter) value(v any, prefix string) {
 	case float64:
 		w.number(v)
 	case string:
-		writeJSONString(w.b, v)
+		js.WriteQuoted(w.b, v)
 	case []any:
 		w.array(v, prefix)
 	case *jsonvalue.Object:
@@ -43,11 +44,11 @@ func (w *fnJSONWriter) number(f float64) {
 		w.err = &Error{Code: "D1001", Message: "Number out of range: null", Value: f}
 	}
 	// 15 digits can round the largest numbers up to infinity: null too
-	if f = fnPrecision15(f); math.IsNaN(f) || math.IsInf(f, 0) {
+	if f = js.ToPrecision15(f); math.IsNaN(f) || math.IsInf(f, 0) {
 		w.b.WriteString("null")
 		return
 	}
-	w.b.WriteString(fmtJSNumber(f))
+	w.b.WriteString(js.NumberToString(f))
 }
 
 func (w *fnJSONWriter) array(a []any, prefix string) {
@@ -80,7 +81,7 @@ func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
 			w.b.WriteByte(',')
 		}
 		w.newline(inner)
-		writeJSONString(w.b, k)
+		js.WriteQuoted(w.b, k)
 		w.b.WriteByte(':')
 		if w.indent != "" {
 			w.b.WriteByte(' ')

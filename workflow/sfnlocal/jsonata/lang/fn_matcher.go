@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // fnMatch is one match of a pattern in a string. start and end are byte
@@ -152,7 +153,7 @@ func (m *fnFuncMatcher) call(fn any, args ...any) (*fnMatch, error) {
 		if !fnTruthy(res) {
 			return nil, nil
 		}
-		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+quoteJSON(m.c.Name)+" does not return the correct object structure", res)
+		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+js.Quote(m.c.Name)+" does not return the correct object structure", res)
 	}
 	start, hasStart := o.Get("start")
 	groups, hasGroups := o.Get("groups")
@@ -160,7 +161,7 @@ func (m *fnFuncMatcher) call(fn any, args ...any) (*fnMatch, error) {
 	_, startNum := start.(float64)
 	_, groupsArr := groups.([]any)
 	if !(hasStart && startNum || hasGroups && groupsArr || isFunction(next)) {
-		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+quoteJSON(m.c.Name)+" does not return the correct object structure", res)
+		return nil, fnError(m.c, "T1010", "The matcher function argument passed to function "+js.Quote(m.c.Name)+" does not return the correct object structure", res)
 	}
 	found := &fnMatch{raw: o}
 	found.text, _ = fnGet(o, "match").(string)
@@ -197,5 +198,5 @@ func fnByteOffset(s string, index any) int {
 // fnUTF16Index is the UTF-16 index of byte offset i in s, as JavaScript
 // reports match positions.
 func fnUTF16Index(s string, i int) int {
-	return utf16Len(s[:i])
+	return js.Length(s[:i])
 }

@@ -2,10 +2,11 @@ package lang
 
 import (
 	"math"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // jsonata-js's tests for strings $number accepts: a JSON-style decimal,
@@ -36,30 +37,10 @@ func fnNumber(c *Call, args []any) (any, error) {
 			}
 		}
 		if fnRadixText.MatchString(v) {
-			return fnRadixNumber(v), nil
+			return js.ToNumber(v), nil
 		}
 	}
 	return nil, fnError(c, "D3030", "Unable to cast value to a number: "+jsonStringify(args[0]), args[0])
-}
-
-// fnJSSpace is the white space JavaScript's Number() trims.
-const fnJSSpace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-
-// fnRadixNumber is JavaScript's Number(s) for a string holding a 0x, 0o
-// or 0b literal somewhere: the literal alone (white space aside) reads
-// as its value, anything else as NaN.
-func fnRadixNumber(s string) float64 {
-	s = strings.Trim(s, fnJSSpace)
-	if len(s) < 3 || s[0] != '0' {
-		return math.NaN()
-	}
-	base := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
-	n, ok := new(big.Int).SetString(s[2:], base)
-	if base == 0 || !ok || strings.ContainsAny(s[2:], "+-_") {
-		return math.NaN()
-	}
-	f, _ := new(big.Float).SetInt(n).Float64()
-	return f
 }
 
 // fnAbs is $abs(number).
@@ -94,6 +75,17 @@ func fnRound(_ *Call, args []any) (any, error) {
 		return Undefined, nil
 	}
 	precision, _ := args[1].(float64)
+	r := roundHalfEven(x, precision)
+	if r == 0 {
+		r = 0 // no negative zero in JSON
+	}
+	return r, nil
+}
+
+// roundHalfEven is jsonata-js's round(x, precision), which $round and
+// $formatBase use: x rounded to precision decimal places, a half going
+// to the even neighbour.
+func roundHalfEven(x, precision float64) float64 {
 	shift := precision != 0 && precision == precision
 	if shift {
 		x = fnShiftPoint(x, precision)
@@ -108,41 +100,19 @@ func fnRound(_ *Call, args []any) (any, error) {
 	if shift {
 		r = fnShiftPoint(r, -precision)
 	}
-	if r == 0 {
-		r = 0 // no negative zero in JSON
-	}
-	return r, nil
+	return r
 }
 
 // fnShiftPoint is +(mantissa + "e" + (exponent + by)) on JavaScript's
 // String(x): x times 10^by, computed in decimal.
 func fnShiftPoint(x, by float64) float64 {
-	mant, exp, found := strings.Cut(fmtJSNumber(x), "e")
+	mant, exp, found := strings.Cut(js.NumberToString(x), "e")
 	e := by
 	if found {
 		v, _ := strconv.ParseFloat(exp, 64)
 		e += v
 	}
-	return fnJSToNumber(mant + "e" + fmtJSNumber(e))
-}
-
-var fnJSNumeral = regexp.MustCompile(`^[+-]?(Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
-
-// fnJSToNumber is JavaScript's Number(s) for decimal text: NaN unless s
-// is a decimal numeral or Infinity.
-func fnJSToNumber(s string) float64 {
-	s = strings.Trim(s, fnJSSpace)
-	if !fnJSNumeral.MatchString(s) {
-		return math.NaN()
-	}
-	if strings.HasSuffix(s, "Infinity") {
-		if s[0] == '-' {
-			return math.Inf(-1)
-		}
-		return math.Inf(1)
-	}
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
+	return js.ToNumber(mant + "e" + js.NumberToString(e))
 }
 
 // fnSqrt is $sqrt(number); a negative number is error D3060.
@@ -152,7 +122,7 @@ func fnSqrt(c *Call, args []any) (any, error) {
 		return Undefined, nil
 	}
 	if x < 0 {
-		return nil, fnError(c, "D3060", "The sqrt function cannot be applied to a negative number: "+fmtJSNumber(x), x)
+		return nil, fnError(c, "D3060", "The sqrt function cannot be applied to a negative number: "+js.NumberToString(x), x)
 	}
 	return math.Sqrt(x), nil
 }
@@ -165,10 +135,10 @@ func fnPowerFn(c *Call, args []any) (any, error) {
 		return Undefined, nil
 	}
 	y, _ := args[1].(float64)
-	r := fnPow(x, y)
+	r := js.Pow(x, y)
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return nil, fnError(c, "D3061", "The power function has resulted in a value that cannot be represented as a JSON number: base="+
-			fmtJSNumber(x)+", exponent="+fmtJSNumber(y), x)
+			js.NumberToString(x)+", exponent="+js.NumberToString(y), x)
 	}
 	return r, nil
 }

@@ -2,11 +2,11 @@ package lang
 
 import (
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // fnReplace is $replace(str, pattern, replacement, limit). A string
@@ -161,9 +161,12 @@ func fnSubstitute(replacement string, m *fnMatch) string {
 		if groups > 0 {
 			maxDigits = int(math.Floor(math.Log(float64(groups))*math.Log10E)) + 1
 		}
-		index := fnParseIntUnits(r[position:min(position+maxDigits, len(r))])
+		parseDigits := func(n int) float64 { // parseInt of the next n code units
+			return js.ParseDecimalInt(string(utf16.Decode(r[position:min(position+n, len(r))])))
+		}
+		index := parseDigits(maxDigits)
 		if maxDigits > 1 && index > float64(groups) {
-			index = fnParseIntUnits(r[position:min(position+maxDigits-1, len(r))])
+			index = parseDigits(maxDigits - 1)
 		}
 		if index != index {
 			out = append(out, '$')
@@ -176,7 +179,7 @@ func fnSubstitute(replacement string, m *fnMatch) string {
 				}
 			}
 		}
-		position += len(fmtJSNumber(index))
+		position += len(js.NumberToString(index))
 	}
 	if position < len(r) {
 		out = append(out, r[position:]...)
@@ -191,26 +194,4 @@ func fnIndexUnit(r []uint16, u uint16, from int) int {
 		}
 	}
 	return -1
-}
-
-// fnParseIntUnits is JavaScript's parseInt(text, 10): white space, a
-// sign, then the digits that follow; NaN without digits.
-func fnParseIntUnits(units []uint16) float64 {
-	s := strings.TrimLeft(string(utf16.Decode(units)), " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg, s = s[0] == '-', s[1:]
-	}
-	end := 0
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	if end == 0 {
-		return math.NaN()
-	}
-	v, _ := strconv.ParseFloat(s[:end], 64)
-	if neg {
-		v = -v
-	}
-	return v
 }

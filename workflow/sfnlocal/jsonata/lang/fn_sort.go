@@ -1,5 +1,7 @@
 package lang
 
+import "github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
+
 // fnSort is $sort(array, comparator). Without a comparator the array must
 // hold only numbers or only strings (D3070), sorted ascending (strings by
 // UTF-16 code units, as JavaScript compares them). A comparator
@@ -41,7 +43,7 @@ func fnDefaultOrder(c *Call, a []any) (func(l, r any) (bool, error), error) {
 	case allNumbers:
 		return func(l, r any) (bool, error) { return l.(float64) > r.(float64), nil }, nil
 	case allStrings:
-		return func(l, r any) (bool, error) { return compareUTF16(r.(string), l.(string)) < 0, nil }, nil
+		return func(l, r any) (bool, error) { return js.Compare(r.(string), l.(string)) < 0, nil }, nil
 	}
 	return nil, fnError(c, "D3070", "The single argument form of the sort function can only be applied to an array of strings or an array of numbers.  Use the second argument to specify a comparison function", nil)
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 // Strings are measured and cut in Unicode code points, as jsonata-js does
@@ -94,7 +96,7 @@ func fnUppercase(_ *Call, args []any) (any, error) {
 	if !ok {
 		return Undefined, nil
 	}
-	return fnToUpper(s), nil
+	return js.ToUpperCase(s), nil
 }
 
 // fnLowercase is $lowercase(str).
@@ -103,7 +105,7 @@ func fnLowercase(_ *Call, args []any) (any, error) {
 	if !ok {
 		return Undefined, nil
 	}
-	return fnToLower(s), nil
+	return js.ToLowerCase(s), nil
 }
 
 // fnTrim is $trim(str): runs of spaces, tabs, carriage returns and line

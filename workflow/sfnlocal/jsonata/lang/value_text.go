@@ -1,0 +1,108 @@
+package lang
+
+import (
+	"math"
+	"strings"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
+)
+
+// jsonStringify is JavaScript's JSON.stringify(v) as jsonata-js uses it
+// in error messages: compact, numbers as JavaScript prints them,
+// undefined and functions as "undefined" at the top level.
+func jsonStringify(v any) string {
+	var b strings.Builder
+	if !writeJSON(&b, v) {
+		return "undefined"
+	}
+	return b.String()
+}
+
+// writeJSON writes v as JSON and reports false for values JSON.stringify
+// leaves out (undefined, functions).
+func writeJSON(b *strings.Builder, v any) bool {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			b.WriteString("null")
+		} else {
+			b.WriteString(js.NumberToString(x))
+		}
+	case string:
+		js.WriteQuoted(b, x)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if !writeJSON(b, e) {
+				b.WriteString("null")
+			}
+		}
+		b.WriteByte(']')
+	case *jsonvalue.Object:
+		b.WriteByte('{')
+		first := true
+		x.Range(func(k string, e any) bool {
+			if IsUndefined(e) || isFunction(e) {
+				return true
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			js.WriteQuoted(b, k)
+			b.WriteByte(':')
+			writeJSON(b, e)
+			return true
+		})
+		b.WriteByte('}')
+	case *Regex:
+		b.WriteString("{}")
+	default:
+		return false
+	}
+	return true
+}
+
+// jsText is JavaScript's String(v) for the values tokens and inserts take.
+func jsText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return "null"
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case float64:
+		return js.NumberToString(x)
+	case *Regex:
+		return "/" + x.Source + "/" + x.Flags + "g"
+	case undefined:
+		return "undefined"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			if e != nil && !IsUndefined(e) {
+				parts[i] = jsText(e)
+			}
+		}
+		return strings.Join(parts, ",")
+	case *jsonvalue.Object:
+		return "[object Object]"
+	}
+	return ""
+}
