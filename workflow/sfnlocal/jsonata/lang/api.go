@@ -37,7 +37,8 @@ func (e *Expr) String() string { return e.src }
 // expression has no value. Errors are *Error, except that an evaluation
 // stopped by opts.Context returns the context's error. Evaluation never
 // changes input, bindings or anything inside them.
-func (e *Expr) Evaluate(input any, bindings map[string]any, opts *Options) (any, error) {
+func (e *Expr) Evaluate(input any, bindings map[string]any, opts *Options) (result any, err error) {
+	defer recoverTooDeep(&err)
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -76,8 +77,10 @@ func (e *Expr) Evaluate(input any, bindings map[string]any, opts *Options) (any,
 }
 
 // output turns the evaluator's result into a plain value: sequences are
-// arrays, and an undefined member of an array (which jsonata-js shows as
-// null) is null.
+// arrays, an undefined member of an array (which jsonata-js shows as
+// null) is null, and an undefined object member is left out. NaN and the
+// infinities stay numbers, as in jsonata-js; what JSON makes of them is
+// the caller's choice.
 func (s *state) output(v any) any {
 	switch x := v.(type) {
 	case *seq:
@@ -87,37 +90,58 @@ func (s *state) output(v any) any {
 		for i, t := range x {
 			out[i] = t["@"]
 		}
-		return out
+		return s.output(out)
 	}
-	if s.holes {
-		return fillHoles(v)
-	}
-	return v
+	out, _ := jsonReady(v, 0)
+	return out
 }
 
-// fillHoles copies v with undefined array members as null and undefined
-// object members left out, as JSON shows them.
-func fillHoles(v any) any {
+// jsonReady returns v with its undefined members replaced or left out,
+// and whether anything changed; unchanged arrays and objects are v's own.
+func jsonReady(v any, depth int) (any, bool) {
+	checkValueDepth(depth)
 	switch x := v.(type) {
 	case []any:
-		out := make([]any, len(x))
+		var out []any
 		for i, m := range x {
+			r, changed := jsonReady(m, depth+1)
 			if IsUndefined(m) {
-				out[i] = nil
-			} else {
-				out[i] = fillHoles(m)
+				r, changed = nil, true
+			}
+			if changed && out == nil {
+				out = append(make([]any, 0, len(x)), x[:i]...)
+			}
+			if out != nil {
+				out = append(out, r)
 			}
 		}
-		return out
+		if out == nil {
+			return v, false
+		}
+		return out, true
 	case *jsonvalue.Object:
-		out := jsonvalue.NewObject(x.Len())
-		x.Range(func(k string, m any) bool {
-			if !IsUndefined(m) {
-				out.Set(k, fillHoles(m))
+		var out *jsonvalue.Object
+		for i, k := range x.Keys() {
+			m, _ := x.Get(k)
+			r, changed := jsonReady(m, depth+1)
+			if IsUndefined(m) {
+				changed = true
 			}
-			return true
-		})
-		return out
+			if changed && out == nil {
+				out = jsonvalue.NewObject(x.Len())
+				for _, pk := range x.Keys()[:i] {
+					pm, _ := x.Get(pk)
+					out.Set(pk, pm)
+				}
+			}
+			if out != nil && !IsUndefined(m) {
+				out.Set(k, r)
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
 	}
-	return v
+	return v, false
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"maps"
 	"strings"
 )
 
@@ -71,7 +72,7 @@ type inserts map[string]any
 // inserts. An insert named "token" also becomes the error's Token, and
 // one named "value" its Value.
 func errAt(code string, pos int, ins inserts) *Error {
-	e := &Error{Code: code, Position: pos, Message: renderMessage(errorTexts[code], ins)}
+	e := &Error{Code: code, Position: pos, Message: renderMessage(errorTexts[code], ins), inserts: ins}
 	if t, ok := ins["token"]; ok {
 		if IsUndefined(t) {
 			e.pending = ins // a caller may name the function later
@@ -127,6 +128,20 @@ func withPosition(err error, pos int) error {
 		e.Position = pos
 	}
 	return err
+}
+
+// retoken gives a jsonata error a new token, as jsonata-js does before it
+// renders the message, so a message naming the token names the new one.
+func retoken(e *Error, token string) {
+	e.Token = token
+	if e.inserts == nil {
+		return
+	}
+	ins := make(inserts, len(e.inserts)+1)
+	maps.Copy(ins, e.inserts)
+	ins["token"] = token
+	e.inserts, e.pending = ins, nil
+	e.Message = renderMessage(errorTexts[e.Code], ins)
 }
 
 // withToken sets the token of a jsonata error that has none, completing

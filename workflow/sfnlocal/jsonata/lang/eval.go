@@ -17,7 +17,6 @@ type state struct {
 	maxDepth int
 	clock    time.Time
 	rand     func() float64
-	holes    bool // a sequence has held undefined (jsonata-js shows it as null)
 
 	ctx   context.Context // nil when nothing can stop the evaluation
 	done  <-chan struct{} // ctx.Done(); nil when nothing can stop it

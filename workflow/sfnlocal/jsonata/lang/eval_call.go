@@ -55,10 +55,8 @@ type callSite struct {
 // noteCall records a call of fn named token at pos; setToken false keeps
 // the name recorded before.
 func (s *state) noteCall(fn any, token string, setToken bool, pos int) {
-	switch fn.(type) {
-	case *Builtin, *lambda, *transformer, *composition:
-	default:
-		return // not a function, or one jsonata-js keeps no record on
+	if !hasCallSite(fn) {
+		return
 	}
 	if s.sites == nil {
 		s.sites = map[any]callSite{}
@@ -71,13 +69,29 @@ func (s *state) noteCall(fn any, token string, setToken bool, pos int) {
 	s.sites[fn] = site
 }
 
+// hasCallSite reports whether fn is a function jsonata-js keeps a record
+// of its last call on; other values (arrays among them) cannot be keys.
+func hasCallSite(fn any) bool {
+	switch fn.(type) {
+	case *Builtin, *lambda, *transformer, *composition:
+		return true
+	}
+	return false
+}
+
+// siteOf returns the record of fn's last call.
+func (s *state) siteOf(fn any) (callSite, bool) {
+	if !hasCallSite(fn) {
+		return callSite{}, false
+	}
+	site, ok := s.sites[fn]
+	return site, ok
+}
+
 // applyFn calls fn with args, making tail calls in a loop so that tail
 // recursion does not grow the stack. input is the focus at the call, for
 // context arguments.
 func (s *state) applyFn(fn any, args []any, input any) (any, error) {
-	if c, ok := fn.(*composition); ok {
-		return s.applyComposition(c, args, input)
-	}
 	r, err := s.applyOnce(fn, args, input)
 	for err == nil {
 		t, ok := r.(*lambda)
@@ -106,9 +120,12 @@ func (s *state) applyFn(fn any, args []any, input any) (any, error) {
 // calls it once; a lambda's tail call comes back as a thunk. An error
 // takes the name and position of the function's last call.
 func (s *state) applyOnce(fn any, args []any, input any) (any, error) {
+	if c, ok := fn.(*composition); ok {
+		return s.applyComposition(c, args, input)
+	}
 	r, err := s.invoke(fn, args, input)
 	if err != nil {
-		if site, ok := s.sites[fn]; ok {
+		if site, ok := s.siteOf(fn); ok {
 			err = withToken(err, site.token)
 			if e, ok := err.(*Error); ok && site.pos != 0 {
 				e.Position = site.pos
@@ -173,7 +190,7 @@ func (s *state) applyComposition(c *composition, args []any, input any) (any, er
 	if err != nil {
 		return nil, withToken(withPosition(err, composedFPos), "f")
 	}
-	return s.applyFn(c.g, []any{mid}, input)
+	return s.applyFn(c.g, []any{s.tidy(mid)}, input)
 }
 
 // callBuiltin validates args against a built-in's signature and calls it.

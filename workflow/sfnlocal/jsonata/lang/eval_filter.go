@@ -35,14 +35,11 @@ func (s *state) filter(pred *node, input any, env *frame) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		keep, err := selects(res, i, len(members))
+		hits, err := selects(res, i, len(members))
 		if err != nil {
 			return nil, err
 		}
-		if keep {
-			if IsUndefined(item) {
-				s.holes = true
-			}
+		for range hits {
 			out.push(item)
 		}
 	}
@@ -66,23 +63,24 @@ func (s *state) filterTuples(pred *node, ts tupleStream, env *frame) (any, error
 		if err != nil {
 			return nil, err
 		}
-		keep, err := selects(res, i, len(ts))
+		hits, err := selects(res, i, len(ts))
 		if err != nil {
 			return nil, err
 		}
-		if keep {
+		for range hits {
 			out = append(out, t)
 		}
 	}
 	return out, nil
 }
 
-// selects decides whether the member at index (of n) passes a predicate
-// that evaluated to res.
-func selects(res any, index, n int) (bool, error) {
+// selects counts how many times the member at index (of n) is selected by
+// a predicate that evaluated to res: once per matching index of an array
+// of numbers, else once if res is truthy.
+func selects(res any, index, n int) (int, error) {
 	if f, ok := res.(float64); ok {
 		if math.IsInf(f, 0) {
-			return false, errAt("D1001", 0, inserts{"value": f})
+			return 0, errAt("D1001", 0, inserts{"value": f})
 		}
 		if !math.IsNaN(f) {
 			res = []any{f}
@@ -93,7 +91,7 @@ func selects(res any, index, n int) (bool, error) {
 		for _, v := range nums {
 			f, isNum := v.(float64)
 			if isNum && math.IsInf(f, 0) {
-				return false, errAt("D1001", 0, inserts{"value": f})
+				return 0, errAt("D1001", 0, inserts{"value": f})
 			}
 			if !isNum || math.IsNaN(f) {
 				allNumbers = false
@@ -101,18 +99,21 @@ func selects(res any, index, n int) (bool, error) {
 			}
 		}
 		if allNumbers {
-			hit := false
+			hits := 0
 			for _, v := range nums {
 				i := int(math.Floor(v.(float64)))
 				if i < 0 {
 					i += n
 				}
 				if i == index {
-					hit = true
+					hits++
 				}
 			}
-			return hit, nil
+			return hits, nil
 		}
 	}
-	return truthy(res)
+	if ok, err := truthy(res); !ok || err != nil {
+		return 0, err
+	}
+	return 1, nil
 }

@@ -22,6 +22,10 @@ func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
 	}
 	members, _, reduce := streamMembers(input)
 	if len(members) == 0 {
+		if reduce {
+			// jsonata-js reads '@' of the undefined it puts in the stream
+			return nil, &Error{Message: "Cannot read properties of undefined (reading '@')"}
+		}
 		members = []any{Undefined}
 	}
 	groups := map[string]*groupEntry{}
@@ -139,7 +143,9 @@ func indexOf(keys []string, k string) int {
 // sequence of its values.
 func reduceTuples(data any) tuple {
 	if t, ok := data.(tuple); ok {
-		return t.clone()
+		// jsonata-js takes a lone tuple itself, so the caller's deleting
+		// its '@' shows in every later group holding that tuple
+		return t
 	}
 	xs, _ := data.([]any)
 	out := tuple{}

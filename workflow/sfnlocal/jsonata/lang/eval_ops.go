@@ -22,7 +22,7 @@ func (s *state) evalBinary(n *node, input any, env *frame) (any, error) {
 		}
 		rhs, err := s.eval(n.rhs, input, env)
 		if err != nil {
-			return nil, err
+			return nil, opError(err, n) // jsonata-js claims it for the operator
 		}
 		r, err := truthy(rhs)
 		if err != nil {
@@ -64,7 +64,7 @@ func opError(err error, n *node) error {
 		return err
 	}
 	e.Position = n.pos
-	e.Token = n.op
+	retoken(e, n.op)
 	return e
 }
 

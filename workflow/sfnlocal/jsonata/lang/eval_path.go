@@ -149,7 +149,10 @@ func (s *state) evalStep(step *node, inputVal any, input []any, env *frame, last
 
 // lookupField is jsonata-js's lookup: the field of an object, or the
 // fields of the objects in an array, flattened.
-func (s *state) lookupField(input any, key string) any {
+func (s *state) lookupField(input any, key string) any { return s.lookupFieldAt(input, key, 0) }
+
+func (s *state) lookupFieldAt(input any, key string, depth int) any {
+	checkValueDepth(depth)
 	switch x := input.(type) {
 	case *jsonvalue.Object:
 		if v, ok := x.Get(key); ok {
@@ -159,7 +162,7 @@ func (s *state) lookupField(input any, key string) any {
 	case []any:
 		out := &seq{}
 		for _, item := range x {
-			r := s.lookupField(item, key)
+			r := s.lookupFieldAt(item, key, depth+1)
 			if IsUndefined(r) {
 				continue
 			}
@@ -181,7 +184,7 @@ func (s *state) evalWildcard(input any) any {
 	plain := false
 	add := func(v any) {
 		if a, ok := v.([]any); ok {
-			out = flattenDeep(a, out)
+			out = flattenDeep(a, out, 0)
 			plain = true
 		} else {
 			out = append(out, v)
@@ -201,10 +204,11 @@ func (s *state) evalWildcard(input any) any {
 	return &seq{items: out}
 }
 
-func flattenDeep(a []any, into []any) []any {
+func flattenDeep(a []any, into []any, depth int) []any {
+	checkValueDepth(depth)
 	for _, v := range a {
 		if inner, ok := v.([]any); ok {
-			into = flattenDeep(inner, into)
+			into = flattenDeep(inner, into, depth+1)
 		} else {
 			into = append(into, v)
 		}
@@ -219,24 +223,25 @@ func evalDescendants(input any) any {
 		return Undefined
 	}
 	var out []any
-	out = descend(input, out)
+	out = descend(input, out, 0)
 	if len(out) == 1 {
 		return out[0]
 	}
 	return &seq{items: out}
 }
 
-func descend(v any, into []any) []any {
+func descend(v any, into []any, depth int) []any {
+	checkValueDepth(depth)
 	switch x := v.(type) {
 	case []any:
 		for _, m := range x {
-			into = descend(m, into)
+			into = descend(m, into, depth+1)
 		}
 		return into
 	case *jsonvalue.Object:
 		into = append(into, v)
 		x.Range(func(_ string, m any) bool {
-			into = descend(m, into)
+			into = descend(m, into, depth+1)
 			return true
 		})
 		return into

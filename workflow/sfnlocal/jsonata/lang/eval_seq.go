@@ -128,6 +128,15 @@ func (s *state) finish(n *node, v any) any {
 	return v
 }
 
+// plainNode is a node without flags, for tidying values that no node of
+// the expression produced.
+var plainNode node
+
+// tidy is finish for a value passed on inside a construct jsonata-js
+// writes as a lambda (f ~> g): the sequence becomes its single value or
+// undefined.
+func (s *state) tidy(v any) any { return s.finish(&plainNode, v) }
+
 // items returns the members of an array or sequence, and false for other
 // values.
 func items(v any) ([]any, bool) {

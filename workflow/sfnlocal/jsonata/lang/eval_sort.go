@@ -71,9 +71,10 @@ func (s *state) sortValues(step *node, input any, env *frame) (any, error) {
 					return false, errAt("T2007", step.pos, inserts{"value": aa, "value2": bb})
 				}
 				switch {
+				case x == y:
 				case x < y:
 					comp = -1
-				case x > y:
+				default: // greater, or NaN, which jsonata-js sorts as greater both ways
 					comp = 1
 				}
 			}

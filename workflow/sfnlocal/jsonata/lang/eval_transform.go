@@ -8,7 +8,8 @@ const transformSignature = "<(oa):o>"
 
 // transform applies |pattern|update, delete| to a copy of its argument:
 // every value the pattern selects in the copy gets the update's members
-// and loses the members named by delete.
+// and loses the members named by delete (an array, its members at the
+// names that are indexes).
 //
 // The copy is what the $clone in scope returns, as in jsonata-js, but
 // the updates go to a private copy of that, so that a $clone bound to a
@@ -36,7 +37,7 @@ func (s *state) transform(t *transformer, args []any) (any, error) {
 		return nil, err
 	}
 	if !isStandardClone(cloneFn) {
-		result = s.privateCopy(result, map[*jsonvalue.Object]*jsonvalue.Object{})
+		result = s.privateCopy(result, map[*jsonvalue.Object]*jsonvalue.Object{}, 0)
 	}
 	matches, err := s.eval(t.node.lhs, result, t.env)
 	if err != nil {
@@ -49,6 +50,7 @@ func (s *state) transform(t *transformer, args []any) (any, error) {
 	if !ok {
 		ms = []any{matches}
 	}
+	nested := false // an update set an array or object, which may hold its target
 	for _, m := range ms {
 		update, err := s.eval(t.node.update, m, t.env)
 		if err != nil {
@@ -59,11 +61,17 @@ func (s *state) transform(t *transformer, args []any) (any, error) {
 			if !ok {
 				return nil, errAt("T2011", t.node.update.pos, inserts{"value": update})
 			}
-			if target, ok := m.(*jsonvalue.Object); ok {
+			switch target := m.(type) {
+			case *jsonvalue.Object:
 				u.Range(func(k string, v any) bool { target.Set(k, v); return true })
 				jsReorder(target)
+			case []any:
+				if result, err = s.updateArray(result, target, u); err != nil {
+					return nil, withPosition(err, t.node.update.pos)
+				}
 			}
 		}
+		nested = nested || holdsContainer(update)
 		if t.node.del == nil {
 			continue
 		}
@@ -83,25 +91,51 @@ func (s *state) transform(t *transformer, args []any) (any, error) {
 				return nil, errAt("T2012", t.node.del.pos, inserts{"value": dels})
 			}
 		}
-		if target, ok := m.(*jsonvalue.Object); ok {
+		switch target := m.(type) {
+		case *jsonvalue.Object:
 			for _, d := range names {
 				target.Delete(d.(string))
 			}
+		case []any:
+			deleteFromArray(target, names)
 		}
 	}
+	if nested && hasCycle(result) {
+		// jsonata-js builds the cyclic value and fails when it serialises
+		// it; every walk here can rely on values being acyclic instead
+		return nil, &Error{Message: errCircular, Position: t.node.pos}
+	}
 	return result, nil
+}
+
+// holdsContainer reports whether an update object sets an array or object.
+func holdsContainer(update any) bool {
+	u, ok := update.(*jsonvalue.Object)
+	if !ok {
+		return false
+	}
+	found := false
+	u.Range(func(_ string, v any) bool {
+		switch v.(type) {
+		case []any, *jsonvalue.Object:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // privateCopy copies the arrays and objects of v all the way down, arrays
 // with their sequence flags. An object reached twice is copied once
 // (copies holds what was made), so the copy shares its objects the way v
 // does and an update shows wherever jsonata-js would show it.
-func (s *state) privateCopy(v any, copies map[*jsonvalue.Object]*jsonvalue.Object) any {
+func (s *state) privateCopy(v any, copies map[*jsonvalue.Object]*jsonvalue.Object, depth int) any {
+	checkValueDepth(depth)
 	switch x := v.(type) {
 	case []any:
 		out := make([]any, len(x))
 		for i, m := range x {
-			out[i] = s.privateCopy(m, copies)
+			out[i] = s.privateCopy(m, copies, depth+1)
 		}
 		if f := s.flagsOf(x); f != 0 {
 			return s.mark(out, f)
@@ -114,7 +148,7 @@ func (s *state) privateCopy(v any, copies map[*jsonvalue.Object]*jsonvalue.Objec
 		out := jsonvalue.NewObject(x.Len())
 		copies[x] = out
 		x.Range(func(k string, m any) bool {
-			out.Set(k, s.privateCopy(m, copies))
+			out.Set(k, s.privateCopy(m, copies, depth+1))
 			return true
 		})
 		return out

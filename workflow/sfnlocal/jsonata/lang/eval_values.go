@@ -18,7 +18,10 @@ func isFunction(v any) bool {
 // true when any member is; an infinite number is error D1001. Functions
 // are true, except regexes (and the next() of a regex match), which
 // jsonata-js makes plain JavaScript functions and so false.
-func truthy(v any) (bool, error) {
+func truthy(v any) (bool, error) { return truthyAt(v, 0) }
+
+func truthyAt(v any, depth int) (bool, error) {
+	checkValueDepth(depth)
 	switch x := v.(type) {
 	case undefined, nil:
 		return false, nil
@@ -33,11 +36,11 @@ func truthy(v any) (bool, error) {
 		return x != 0 && !math.IsNaN(x), nil
 	case []any:
 		if len(x) == 1 {
-			return truthy(x[0])
+			return truthyAt(x[0], depth+1)
 		}
 		any := false
 		for _, m := range x {
-			b, err := truthy(m)
+			b, err := truthyAt(m, depth+1)
 			if err != nil {
 				return false, err
 			}
@@ -55,7 +58,10 @@ func truthy(v any) (bool, error) {
 // deepEqual is JSONata's = and $distinct's comparison: values of the same
 // type and content, objects regardless of key order, functions only
 // equal to themselves.
-func deepEqual(a, b any) bool {
+func deepEqual(a, b any) bool { return deepEqualAt(a, b, 0) }
+
+func deepEqualAt(a, b any, depth int) bool {
+	checkValueDepth(depth)
 	switch x := a.(type) {
 	case float64:
 		y, ok := b.(float64)
@@ -74,7 +80,7 @@ func deepEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !deepEqual(x[i], y[i]) {
+			if !deepEqualAt(x[i], y[i], depth+1) {
 				return false
 			}
 		}
@@ -87,7 +93,7 @@ func deepEqual(a, b any) bool {
 		equal := true
 		x.Range(func(k string, v any) bool {
 			w, ok := y.Get(k)
-			equal = ok && deepEqual(v, w)
+			equal = ok && deepEqualAt(v, w, depth+1)
 			return equal
 		})
 		return equal

@@ -15,14 +15,15 @@ func fnClone(c *Call, args []any) (any, error) {
 	if args[0] == Undefined {
 		return Undefined, nil
 	}
-	v, err := fnCloneValue(args[0])
+	v, err := fnCloneValue(args[0], 0)
 	if err != nil {
 		return nil, fnAt(c, err)
 	}
 	return v, nil
 }
 
-func fnCloneValue(v any) (any, error) {
+func fnCloneValue(v any, depth int) (any, error) {
+	checkValueDepth(depth)
 	switch v := v.(type) {
 	case float64:
 		if math.IsInf(v, 0) {
@@ -38,7 +39,7 @@ func fnCloneValue(v any) (any, error) {
 		out := make([]any, len(v))
 		for i, x := range v {
 			var err error
-			if out[i], err = fnCloneValue(x); err != nil {
+			if out[i], err = fnCloneValue(x, depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -47,7 +48,7 @@ func fnCloneValue(v any) (any, error) {
 		out := jsonvalue.NewObject(v.Len())
 		for _, k := range v.Keys() {
 			x, _ := v.Get(k)
-			cx, err := fnCloneValue(x)
+			cx, err := fnCloneValue(x, depth+1)
 			if err != nil {
 				return nil, err
 			}

@@ -16,6 +16,7 @@ type fnJSONWriter struct {
 	b      *strings.Builder
 	indent string // "" for compact output
 	err    error
+	depth  int // of the array or object being written
 }
 
 func (w *fnJSONWriter) value(v any, prefix string) {
@@ -56,6 +57,8 @@ func (w *fnJSONWriter) array(a []any, prefix string) {
 		w.b.WriteString("[]")
 		return
 	}
+	w.enter()
+	defer w.leave()
 	inner := prefix + w.indent
 	w.b.WriteByte('[')
 	for i, x := range a {
@@ -74,6 +77,8 @@ func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
 		w.b.WriteString("{}")
 		return
 	}
+	w.enter()
+	defer w.leave()
 	inner := prefix + w.indent
 	w.b.WriteByte('{')
 	for i, k := range o.Keys() {
@@ -92,6 +97,13 @@ func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
 	w.newline(prefix)
 	w.b.WriteByte('}')
 }
+
+func (w *fnJSONWriter) enter() {
+	w.depth++
+	checkValueDepth(w.depth)
+}
+
+func (w *fnJSONWriter) leave() { w.depth-- }
 
 func (w *fnJSONWriter) newline(prefix string) {
 	if w.indent != "" {

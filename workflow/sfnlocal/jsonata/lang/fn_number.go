@@ -4,7 +4,6 @@ import (
 	"math"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
@@ -88,7 +87,7 @@ func fnRound(_ *Call, args []any) (any, error) {
 func roundHalfEven(x, precision float64) float64 {
 	shift := precision != 0 && precision == precision
 	if shift {
-		x = fnShiftPoint(x, precision)
+		x = js.ShiftPoint(x, precision)
 	}
 	r := math.Floor(x)
 	if x-r >= 0.5 {
@@ -98,21 +97,9 @@ func roundHalfEven(x, precision float64) float64 {
 		r--
 	}
 	if shift {
-		r = fnShiftPoint(r, -precision)
+		r = js.ShiftPoint(r, -precision)
 	}
 	return r
-}
-
-// fnShiftPoint is +(mantissa + "e" + (exponent + by)) on JavaScript's
-// String(x): x times 10^by, computed in decimal.
-func fnShiftPoint(x, by float64) float64 {
-	mant, exp, found := strings.Cut(js.NumberToString(x), "e")
-	e := by
-	if found {
-		v, _ := strconv.ParseFloat(exp, 64)
-		e += v
-	}
-	return js.ToNumber(mant + "e" + js.NumberToString(e))
 }
 
 // fnSqrt is $sqrt(number); a negative number is error D3060.
@@ -134,11 +121,14 @@ func fnPowerFn(c *Call, args []any) (any, error) {
 	if !ok {
 		return Undefined, nil
 	}
-	y, _ := args[1].(float64)
+	y, ok := args[1].(float64)
+	if !ok {
+		y = math.NaN() // Math.pow(x, undefined)
+	}
 	r := js.Pow(x, y)
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return nil, fnError(c, "D3061", "The power function has resulted in a value that cannot be represented as a JSON number: base="+
-			js.NumberToString(x)+", exponent="+js.NumberToString(y), x)
+			jsonStringify(args[0])+", exponent="+jsonStringify(args[1]), x)
 	}
 	return r, nil
 }

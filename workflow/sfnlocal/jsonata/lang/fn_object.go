@@ -1,14 +1,18 @@
 package lang
 
-import "github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+import (
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
+)
 
 // fnKeys is $keys(arg): the keys of an object, or the distinct keys of
-// the objects in an array, in order of first appearance.
+// the objects in an array, ordered as a JavaScript object orders them.
 func fnKeys(c *Call, args []any) (any, error) {
 	var keys []any
 	seen := map[string]bool{}
-	var collect func(v any)
-	collect = func(v any) {
+	var collect func(v any, depth int)
+	collect = func(v any, depth int) {
+		checkValueDepth(depth)
 		switch v := v.(type) {
 		case *jsonvalue.Object:
 			for _, k := range v.Keys() {
@@ -19,22 +23,33 @@ func fnKeys(c *Call, args []any) (any, error) {
 			}
 		case []any:
 			for _, x := range v {
-				collect(x)
+				collect(x, depth+1)
 			}
 		}
 	}
-	collect(args[0])
+	collect(args[0], 0)
+	if _, ok := args[0].([]any); ok && len(keys) > 1 {
+		// jsonata-js merges an array's keys in an object: integer-like first
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = k.(string)
+		}
+		for i, k := range js.KeyOrder(names) {
+			keys[i] = k
+		}
+	}
 	return fnSequence(c, keys), nil
 }
 
 // fnLookup is $lookup(arg, key): the value of key in an object, or the
 // values of key in the objects of an array, arrays flattened one level.
 func fnLookup(c *Call, args []any) (any, error) {
-	key, _ := args[1].(string)
-	return fnLookupIn(c, args[0], key), nil
+	key := jsText(args[1]) // an undefined key is the property "undefined"
+	return fnLookupIn(c, args[0], key, 0), nil
 }
 
-func fnLookupIn(c *Call, v any, key string) any {
+func fnLookupIn(c *Call, v any, key string, depth int) any {
+	checkValueDepth(depth)
 	switch v := v.(type) {
 	case *jsonvalue.Object:
 		if x, ok := v.Get(key); ok {
@@ -43,7 +58,7 @@ func fnLookupIn(c *Call, v any, key string) any {
 	case []any:
 		var out []any
 		for _, item := range v {
-			switch x := fnLookupIn(c, item, key).(type) {
+			switch x := fnLookupIn(c, item, key, depth+1).(type) {
 			case undefined:
 			case []any:
 				out = append(out, x...)
@@ -59,13 +74,16 @@ func fnLookupIn(c *Call, v any, key string) any {
 // fnSpread is $spread(arg): an object as an array of one-member objects;
 // the objects of an array likewise, all in one array. Other values are
 // returned as they are.
-func fnSpread(c *Call, args []any) (any, error) {
-	switch v := args[0].(type) {
+func fnSpread(c *Call, args []any) (any, error) { return fnSpreadAt(c, args[0], 0), nil }
+
+func fnSpreadAt(c *Call, arg any, depth int) any {
+	checkValueDepth(depth)
+	switch v := arg.(type) {
 	case *jsonvalue.Object:
-		return fnSequence(c, fnSpreadObject(v)), nil
+		return fnSequence(c, fnSpreadObject(v))
 	case []any:
 		if len(v) == 0 {
-			return Undefined, nil
+			return Undefined
 		}
 		out := []any{}
 		for _, item := range v {
@@ -73,15 +91,14 @@ func fnSpread(c *Call, args []any) (any, error) {
 			case *jsonvalue.Object:
 				out = append(out, fnSpreadObject(item)...)
 			case []any:
-				spread, _ := fnSpread(c, []any{item})
-				out = append(out, fnAsArrayOrNone(spread)...)
+				out = append(out, fnAsArrayOrNone(fnSpreadAt(c, item, depth+1))...)
 			default:
 				out = append(out, item)
 			}
 		}
-		return out, nil
+		return out
 	}
-	return args[0], nil
+	return arg
 }
 
 func fnSpreadObject(o *jsonvalue.Object) []any {
@@ -152,7 +169,7 @@ func fnSift(c *Call, args []any) (any, error) {
 	if !ok {
 		return Undefined, nil
 	}
-	if args[1] == Undefined {
+	if args[1] == Undefined && o.Len() > 0 {
 		return nil, fnError(c, "", "Cannot read properties of undefined (reading 'arity')", nil)
 	}
 	out := jsonvalue.NewObject(o.Len())

@@ -60,6 +60,9 @@ func fnReplace(c *Call, args []any) (any, error) {
 // fnReplaceString replaces occurrences of a literal pattern, left to
 // right, without substituting $ references.
 func fnReplaceString(c *Call, s, pattern string, replacement, limit any) (any, error) {
+	if IsUndefined(replacement) {
+		replacement = "undefined" // jsonata-js appends it as text
+	}
 	with, isString := replacement.(string)
 	var b strings.Builder
 	position := 0

@@ -74,17 +74,21 @@ func fnSubstringBefore(_ *Call, args []any) (any, error) {
 	if !ok {
 		return Undefined, nil
 	}
-	before, _, _ := strings.Cut(s, args[1].(string))
+	before, _, _ := strings.Cut(s, jsText(args[1]))
 	return before, nil
 }
 
 // fnSubstringAfter is $substringAfter(str, chars).
-func fnSubstringAfter(_ *Call, args []any) (any, error) {
+func fnSubstringAfter(c *Call, args []any) (any, error) {
 	s, ok := args[0].(string)
 	if !ok {
 		return Undefined, nil
 	}
-	if _, after, found := strings.Cut(s, args[1].(string)); found {
+	if _, after, found := strings.Cut(s, jsText(args[1])); found {
+		if IsUndefined(args[1]) {
+			// jsonata-js finds "undefined", then reads the length of undefined
+			return nil, fnError(c, "", "Cannot read properties of undefined (reading 'length')", nil)
+		}
 		return after, nil
 	}
 	return s, nil
@@ -154,7 +158,8 @@ func fnPad(c *Call, args []any) (any, error) {
 	if padLength <= 0 {
 		return s, nil
 	}
-	if padLength != math.Trunc(padLength) {
+	if padLength != math.Trunc(padLength) || padLength+1 >= 1<<32 {
+		// new Array(padLength + 1) takes only whole lengths below 2^32
 		return nil, fnError(c, "", "Invalid array length", width)
 	}
 	if padLength*float64(len(char)) > fnPadLimit {

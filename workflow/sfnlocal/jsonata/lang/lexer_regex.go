@@ -1,7 +1,10 @@
 package lang
 
 import (
+	"errors"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 )
 
 // scanRegex reads a regular expression literal after its opening slash:
@@ -65,8 +68,21 @@ func compileRegex(pattern, flags string, pos int) (*Regex, error) {
 		src = "(?" + prefix + ")" + src
 	}
 	re, cerr := regexp.Compile(src)
+	if se := (*syntax.Error)(nil); errors.As(cerr, &se) &&
+		(se.Code == syntax.ErrInvalidRepeatOp || se.Code == syntax.ErrMissingRepeatArgument) {
+		// JavaScript rejects these too: a SyntaxError, which has no code
+		return nil, &Error{Message: "Invalid regular expression: /" + pattern + "/" + jsRegexFlags(flags) + ": Nothing to repeat"}
+	}
 	if cerr != nil {
 		return nil, &Error{Code: "S0303", Position: pos, Token: pattern, Message: "Regular expression /" + pattern + "/ is not supported: " + cerr.Error()}
 	}
 	return &Regex{Source: pattern, Flags: flags, Re: re, pos: pos}, nil
+}
+
+// jsRegexFlags is the flags text of the RegExp jsonata-js evaluates a
+// literal to: g added, in JavaScript's alphabetical order.
+func jsRegexFlags(flags string) string {
+	f := []byte("g" + flags)
+	slices.Sort(f)
+	return string(f)
 }

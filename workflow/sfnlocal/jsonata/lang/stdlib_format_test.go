@@ -60,7 +60,6 @@ func TestFormatFunctionsBuiltins(t *testing.T) {
 		{"formatInteger", []any{1999.0, "I"}, "MCMXCIX", ""},
 		{"formatInteger", []any{u, "I"}, u, ""},
 		{"formatInteger", []any{1.0, "#"}, nil, "D3130"},
-		{"formatInteger", []any{1.5e7, "I"}, nil, "U1001"}, // jsonata-js overflows its stack
 		{"parseInteger", []any{"MCMXCIX", "I"}, 1999.0, ""},
 		{"parseInteger", []any{"1", "0٠"}, nil, "D3131"},
 	}

@@ -33,8 +33,9 @@ type Regex struct {
 	pos int // where the literal ends in the expression, for errors
 }
 
-// Arity is 1: a regex is callable on a string, as in jsonata-js.
-func (*Regex) Arity() int { return 1 }
+// Arity is 2: a regex is callable on a string and an index to search
+// from, as in jsonata-js (so $map and $filter pass it the index).
+func (*Regex) Arity() int { return 2 }
 
 // Builtin is a function of the standard library, or one a caller adds
 // (NewLibrary).
@@ -83,7 +84,9 @@ func (c *Call) Random() float64 { return c.env.random() }
 
 // Error is a JSONata error: a jsonata-js code ("T2001", "D3030", "S0203")
 // and jsonata-js's message for it, with the position and token when the
-// error is tied to a place in the expression.
+// error is tied to a place in the expression. Where jsonata-js fails with
+// a JavaScript error of its own (TypeError, RangeError, SyntaxError),
+// which has no code, Code is "" and Message is JavaScript's text.
 type Error struct {
 	Code     string
 	Message  string
@@ -92,6 +95,7 @@ type Error struct {
 	Value    any    // the offending value, when jsonata-js reports one
 
 	pending inserts // set while the message still waits for its token
+	inserts inserts // what the message was rendered from, for renaming the token
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

@@ -21,7 +21,10 @@ func jsonStringify(v any) string {
 
 // writeJSON writes v as JSON and reports false for values JSON.stringify
 // leaves out (undefined, functions).
-func writeJSON(b *strings.Builder, v any) bool {
+func writeJSON(b *strings.Builder, v any) bool { return writeJSONAt(b, v, 0) }
+
+func writeJSONAt(b *strings.Builder, v any, depth int) bool {
+	checkValueDepth(depth)
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -45,7 +48,7 @@ func writeJSON(b *strings.Builder, v any) bool {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if !writeJSON(b, e) {
+			if !writeJSONAt(b, e, depth+1) {
 				b.WriteString("null")
 			}
 		}
@@ -54,7 +57,7 @@ func writeJSON(b *strings.Builder, v any) bool {
 		b.WriteByte('{')
 		first := true
 		x.Range(func(k string, e any) bool {
-			if IsUndefined(e) || isFunction(e) {
+			if _, builtin := e.(*Builtin); IsUndefined(e) || isFunction(e) && !builtin {
 				return true
 			}
 			if !first {
@@ -63,12 +66,22 @@ func writeJSON(b *strings.Builder, v any) bool {
 			first = false
 			js.WriteQuoted(b, k)
 			b.WriteByte(':')
-			writeJSON(b, e)
+			writeJSONAt(b, e, depth+1)
 			return true
 		})
 		b.WriteByte('}')
 	case *Regex:
 		b.WriteString("{}")
+	case *Builtin:
+		// jsonata-js's built-ins are plain objects; JSON leaves out their
+		// implementation and the signature's validate function
+		b.WriteString(`{"_jsonata_function":true`)
+		if x.Signature != "" {
+			b.WriteString(`,"signature":{"definition":`)
+			js.WriteQuoted(b, x.Signature)
+			b.WriteByte('}')
+		}
+		b.WriteByte('}')
 	default:
 		return false
 	}
@@ -76,7 +89,10 @@ func writeJSON(b *strings.Builder, v any) bool {
 }
 
 // jsText is JavaScript's String(v) for the values tokens and inserts take.
-func jsText(v any) string {
+func jsText(v any) string { return jsTextAt(v, 0) }
+
+func jsTextAt(v any, depth int) string {
+	checkValueDepth(depth)
 	switch x := v.(type) {
 	case string:
 		return x
@@ -97,7 +113,7 @@ func jsText(v any) string {
 		parts := make([]string, len(x))
 		for i, e := range x {
 			if e != nil && !IsUndefined(e) {
-				parts[i] = jsText(e)
+				parts[i] = jsTextAt(e, depth+1)
 			}
 		}
 		return strings.Join(parts, ",")

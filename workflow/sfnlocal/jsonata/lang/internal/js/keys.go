@@ -29,6 +29,16 @@ func KeyOrder(keys []string) []string {
 	return append(ints, rest...)
 }
 
+// ArrayIndex returns the array index a property name k denotes, and
+// false when k names an ordinary property.
+func ArrayIndex(k string) (uint64, bool) {
+	if !isArrayIndex(k) {
+		return 0, false
+	}
+	n, _ := strconv.ParseUint(k, 10, 64)
+	return n, true
+}
+
 // isArrayIndex reports whether k is the canonical text of an integer in
 // [0, 2^32-2], which JavaScript objects order before other keys.
 func isArrayIndex(k string) bool {

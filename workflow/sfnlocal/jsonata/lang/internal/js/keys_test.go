@@ -22,3 +22,26 @@ func TestKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestArrayIndex(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"17", 17, true},
+		{"4294967294", 4294967294, true},
+		{"4294967295", 0, false},
+		{"01", 0, false},
+		{"-1", 0, false},
+		{"1.5", 0, false},
+		{"x", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := ArrayIndex(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("ArrayIndex(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -10,12 +10,20 @@ import (
 // rounded result is the correctly rounded power.
 const powPrec = 192
 
-// Pow is JavaScript's Math.pow(x, y) for finite x and y: the correctly
+// Pow is JavaScript's Math.pow(x, y): for finite x and y the correctly
 // rounded power, which V8's Math.pow is within an ulp of and agrees with
 // on exact results (Go's math.Pow is less accurate).
 func Pow(x, y float64) float64 {
 	switch {
-	case y == 0 || x == 1:
+	case y == 0:
+		return 1
+	case math.IsNaN(x) || math.IsNaN(y):
+		return math.NaN()
+	case math.IsInf(y, 0) && math.Abs(x) == 1:
+		return math.NaN() // unlike C's pow, JavaScript's is NaN here
+	case math.IsInf(x, 0) || math.IsInf(y, 0):
+		return math.Pow(x, y)
+	case x == 1:
 		return 1
 	case x == 0:
 		if y < 0 {

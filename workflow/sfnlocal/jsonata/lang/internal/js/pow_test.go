@@ -31,3 +31,28 @@ func TestPowMatchesV8(t *testing.T) {
 		t.Errorf("Pow(-0, 3) = %v; want -0", got)
 	}
 }
+
+// TestPowNonFinite checks JavaScript's rules for NaN and infinite
+// operands, which differ from C's pow on ±1.
+func TestPowNonFinite(t *testing.T) {
+	t.Parallel()
+	nan, inf := math.NaN(), math.Inf(1)
+	tests := []struct{ x, y, want float64 }{
+		{nan, 0, 1},
+		{2, nan, nan},
+		{nan, 10, nan},
+		{1, nan, nan},
+		{1, inf, nan},
+		{-1, -inf, nan},
+		{2, inf, inf},
+		{0.5, inf, 0},
+		{inf, -1, 0},
+		{-inf, 3, -inf},
+	}
+	for _, tc := range tests {
+		got := Pow(tc.x, tc.y)
+		if got != tc.want && !(math.IsNaN(got) && math.IsNaN(tc.want)) {
+			t.Errorf("Pow(%v, %v) = %v; want %v", tc.x, tc.y, got, tc.want)
+		}
+	}
+}

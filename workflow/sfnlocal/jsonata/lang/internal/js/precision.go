@@ -45,3 +45,16 @@ func ToPrecision15(f float64) float64 {
 	}
 	return r
 }
+
+// ShiftPoint is +(mantissa + "e" + (exponent + by)) on String(x), the
+// way jsonata-js's round moves the decimal point: x times 10^by, computed
+// in decimal. Infinity and NaN come out as NaN, as that text does.
+func ShiftPoint(x, by float64) float64 {
+	mant, exp, found := strings.Cut(NumberToString(x), "e")
+	e := by
+	if found {
+		v, _ := strconv.ParseFloat(exp, 64)
+		e += v
+	}
+	return ToNumber(mant + "e" + NumberToString(e))
+}

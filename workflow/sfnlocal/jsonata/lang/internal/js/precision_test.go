@@ -1,6 +1,9 @@
 package js
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestToPrecision15(t *testing.T) {
 	t.Parallel()
@@ -17,6 +20,23 @@ func TestToPrecision15(t *testing.T) {
 	for _, tc := range tests {
 		if got := ToPrecision15(tc.in); got != tc.want {
 			t.Errorf("ToPrecision15(%v) = %v; want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestShiftPoint(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ x, by, want float64 }{
+		{2.675, 2, 267.5},
+		{1e308, 2, math.Inf(1)},
+		{math.Inf(1), -2, math.NaN()},
+		{0, -3, 0},
+		{1.5e-7, 7, 1.5},
+	}
+	for _, tt := range tests {
+		got := ShiftPoint(tt.x, tt.by)
+		if got != tt.want && !(math.IsNaN(got) && math.IsNaN(tt.want)) {
+			t.Errorf("ShiftPoint(%v, %v) = %v, want %v", tt.x, tt.by, got, tt.want)
 		}
 	}
 }

@@ -15,8 +15,9 @@ import (
 // FormatInteger is $formatInteger(value, picture): value rounded down and
 // written to an integer picture. A picture that is no supported numbering
 // sequence is an *Error D3130, a digit pattern mixing digit families
-// D3131, and Roman numerals from 1e7 on U1001 (where jsonata-js
-// overflows its stack).
+// D3131, and Roman numerals from 1e7 on V8's RangeError "Maximum call
+// stack size exceeded", which has no code (jsonata-js overflows its
+// stack there).
 func FormatInteger(value float64, picture string) (string, error) {
 	p, err := analyseIntPicture(picture)
 	if err != nil {
@@ -224,7 +225,7 @@ func (p *intPicture) format(value float64) (string, error) {
 		out = toLetters(value, a)
 	case intRoman:
 		if value >= romanLimit {
-			return "", &Error{Code: "U1001", Message: "Stack overflow error: Check for non-terminating recursive function.  Consider rewriting as tail-recursive."}
+			return "", &Error{Message: "Maximum call stack size exceeded"}
 		}
 		out = toRoman(value)
 		if p.letters == upperCase {

@@ -39,7 +39,7 @@ func TestIntegerPictureErrors(t *testing.T) {
 	}{
 		{1, "#", "D3130"},
 		{1, "0٠", "D3131"},
-		{1.5e7, "I", "U1001"}, // jsonata-js overflows its stack
+		{1.5e7, "I", ""}, // jsonata-js overflows its stack: a RangeError, no code
 	}
 	for _, tt := range tests {
 		_, err := FormatInteger(tt.value, tt.picture)
@@ -47,7 +47,7 @@ func TestIntegerPictureErrors(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != tt.code {
 			t.Errorf("FormatInteger(%v, %q): error %v, want %s", tt.value, tt.picture, err, tt.code)
 		}
-		if _, err := ParseInteger("1", tt.picture); tt.code != "U1001" && !errors.As(err, &e) {
+		if _, err := ParseInteger("1", tt.picture); tt.code != "" && !errors.As(err, &e) {
 			t.Errorf("ParseInteger(1, %q): error %v, want %s", tt.picture, err, tt.code)
 		}
 	}

@@ -2,8 +2,6 @@ package picture
 
 import (
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
@@ -147,7 +145,7 @@ func (f *decimalFormat) digits(v float64, dp int) js.String {
 // is shifted in the decimal representation, then halves go to even.
 func roundHalfEven(f float64, precision int) float64 {
 	if precision != 0 {
-		f = shiftDecimal(f, precision)
+		f = js.ShiftPoint(f, float64(precision))
 	}
 	r := math.Floor(f)
 	if f-r >= 0.5 {
@@ -157,20 +155,7 @@ func roundHalfEven(f float64, precision int) float64 {
 		r--
 	}
 	if precision != 0 {
-		r = shiftDecimal(r, -precision)
+		r = js.ShiftPoint(r, -float64(precision))
 	}
 	return r
-}
-
-// shiftDecimal multiplies f by 10^by through its decimal representation,
-// as +(digits + "e" + exponent) does in JavaScript.
-func shiftDecimal(f float64, by int) float64 {
-	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return f
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	e, _ := strconv.Atoi(exp)
-	v, _ := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+by), 64)
-	return v
 }
