@@ -7,8 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"sync"
-
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
 // SendTaskSuccessInput is SendTaskSuccess's request.
@@ -94,7 +92,13 @@ func (e *Engine) SendTaskSuccess(ctx context.Context, in SendTaskSuccessInput) e
 	if derr != nil {
 		return apiErrorf(CodeInvalidOutput, "Invalid Output: '%v'", derr)
 	}
-	return r.callback(func() { r.succeedLocked(result, jsonvalue.Encode(result)) })
+	return r.callback(func() {
+		if text, serr := r.resultText(result); serr != nil {
+			r.failLocked(serr)
+		} else {
+			r.succeedLocked(result, text)
+		}
+	})
 }
 
 // SendTaskFailure fails the task waiting on a token with error and cause,
@@ -122,7 +126,7 @@ func (e *Engine) SendTaskHeartbeat(ctx context.Context, in SendTaskHeartbeatInpu
 	x := r.t.x
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if r.closed || r.settled {
+	if r.closed || r.settled || x.status != StatusRunning {
 		return taskTimedOut()
 	}
 	if r.beat != nil && r.beat.Stop() {
@@ -137,7 +141,7 @@ func (r *taskRun) callback(outcome func()) error {
 	x := r.t.x
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if r.closed || r.settled {
+	if r.closed || r.settled || x.status != StatusRunning {
 		return taskTimedOut()
 	}
 	r.closeTokenLocked()

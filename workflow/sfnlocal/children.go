@@ -52,15 +52,18 @@ func (g *group) startLocked() bool {
 
 func (g *group) launchLocked() {
 	x := g.t.x
-	for g.next < len(g.inputs) && (g.maxConc <= 0 || len(g.running) < g.maxConc) {
+	for !g.settled && g.next < len(g.inputs) && (g.maxConc <= 0 || len(g.running) < g.maxConc) {
 		i := g.next
 		g.next++
 		child := newThread(x, g.t.ctx, g.defs(i), g.vars, nil)
-		child.silent = g.t.silent || g.distributed
+		child.silent, child.sub = g.t.silent, g.t.sub
+		if g.distributed {
+			child.silent, child.sub = true, newChildHistory()
+		}
 		child.lastID = g.chain
 		child.done = func(out any, serr *stateError) { g.childDone(i, child, out, serr) }
 		g.running[i] = child
-		if g.isMap {
+		if g.isMap && !g.distributed {
 			child.recordLocked(EventMapIterationStarted, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
 		input := g.inputs[i]

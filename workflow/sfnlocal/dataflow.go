@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/intrinsics"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata"
@@ -27,8 +29,12 @@ func (t *thread) resolver(input any) func(string) (any, error) {
 // ItemSelector, Assign) with $ bound to input.
 func (t *thread) template(name string, tmpl any, input any) (any, *stateError) {
 	resolve := t.resolver(input)
-	out, err := jsonpath.Template(tmpl, resolve, func(expr string) (any, error) {
-		return intrinsics.Eval(expr, resolve)
+	var out any
+	err := t.guard(name, func() (err error) {
+		out, err = jsonpath.Template(tmpl, resolve, func(expr string) (any, error) {
+			return intrinsics.Eval(expr, resolve)
+		})
+		return err
 	})
 	if err != nil {
 		return nil, t.evalError(err, input)
@@ -125,11 +131,44 @@ func (t *thread) jsonataVars(input any, result, errorOutput *any) jsonata.Vars {
 // the stop, timeout or close that aborted the thread is what the history
 // records.
 func (t *thread) jsonataField(name string, v any, vars jsonata.Vars) (any, *stateError) {
-	out, err := jsonata.TemplateField(t.ctx, name, v, jsonata.Env{Vars: vars, Now: t.x.e.clock.Now()})
+	var out any
+	err := t.guard(name, func() (err error) {
+		out, err = jsonata.TemplateField(t.ctx, name, v, jsonata.Env{Vars: vars, Now: t.x.e.clock.Now()})
+		return err
+	})
+	var p *evalPanic
+	if errors.As(err, &p) {
+		return nil, &stateError{Name: errQueryEvaluation, Cause: p.Error()}
+	}
 	if err != nil {
 		return nil, t.evalError(err, nil)
 	}
 	return out, nil
+}
+
+// evalPanic is an evaluation that panicked: a bug in an evaluator, which
+// must fail the state, not the process.
+type evalPanic struct {
+	field string
+	value any
+}
+
+func (p *evalPanic) Error() string {
+	return fmt.Sprintf("The evaluation of the field '%s' failed in the local engine: %v", p.field, p.value)
+}
+
+// guard runs an evaluation of a state's field, turning a panic into an
+// *evalPanic error (and a log line). Evaluations run without x.mu held, so
+// nothing is left locked.
+func (t *thread) guard(field string, eval func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			t.x.e.log.Error("evaluation panicked", zap.String("execution_arn", t.x.arn), zap.String("state", t.st.name),
+				zap.String("field", field), zap.Any("panic", v), zap.Stack("stack"))
+			err = &evalPanic{field: field, value: v}
+		}
+	}()
+	return eval()
 }
 
 // assignments evaluates an Assign block; every value sees the variables
@@ -220,15 +259,22 @@ func (t *thread) finish(st *state, result any) (any, map[string]any, *stateError
 // effectiveInput is InputPath then Parameters (JSONPath) or Arguments
 // (JSONata): the payload a Task, Parallel or Map works on.
 func (t *thread) effectiveInput(st *state) (any, *stateError) {
-	if st.lang == langJSONata {
-		if !st.arguments.set {
-			return t.input, nil
+	var v any
+	var serr *stateError
+	switch {
+	case st.lang == langJSONata && !st.arguments.set:
+		return t.input, nil
+	case st.lang == langJSONata:
+		v, serr = t.jsonataField("Arguments", st.arguments.value, t.jsonataVars(t.input, nil, nil))
+	default:
+		var in any
+		if in, serr = t.pathValue(st.inputPath, t.input); serr != nil || !st.parameters.set {
+			return in, serr
 		}
-		return t.jsonataField("Arguments", st.arguments.value, t.jsonataVars(t.input, nil, nil))
+		v, serr = t.template("Parameters", st.parameters.value, in)
 	}
-	in, serr := t.pathValue(st.inputPath, t.input)
-	if serr != nil || !st.parameters.set {
-		return in, serr
+	if serr == nil {
+		serr = t.withinPayload(v)
 	}
-	return t.template("Parameters", st.parameters.value, in)
+	return v, serr
 }

@@ -27,4 +27,17 @@
 // Options.MaxFinishedExecutions (a local memory bound; AWS keeps them 90
 // days) and until their state machine is deleted; then they answer
 // ExecutionDoesNotExist.
+//
+// Whatever the definition and input, an execution is bounded as on AWS.
+// Its history holds at most 25,000 events, Map iterations and Parallel
+// branches included: an execution that needs more fails with
+// States.Runtime, its ExecutionFailed being event 25,000 (a distributed
+// Map child run, an execution of its own on AWS, counts its own events
+// and fails the same way). A state's output, its input after Parameters
+// or Arguments and the variables it assigns are limited to 256 KiB of
+// JSON text (States.DataLimitExceeded, which no Retry or Catch takes), as
+// is a task's result (a task failure, which Catch takes). Waits and
+// timeouts too long for a time.Duration last past any execution's time
+// limit. An evaluator that panics fails its state with an error rather
+// than the process.
 package sfnlocal

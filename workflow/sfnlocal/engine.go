@@ -121,18 +121,19 @@ func (e *Engine) Close() {
 }
 
 // spawn runs f in a goroutine that Close waits for; after Close it does
-// nothing.
-func (e *Engine) spawn(f func()) {
+// nothing and returns false.
+func (e *Engine) spawn(f func()) bool {
 	e.goMu.Lock()
 	defer e.goMu.Unlock()
 	if e.closed {
-		return
+		return false
 	}
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
 		f()
 	}()
+	return true
 }
 
 func (e *Engine) integrationFor(resource string) task.Integration {

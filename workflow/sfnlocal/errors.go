@@ -84,6 +84,10 @@ type stateError struct {
 	heartbeat bool
 	// nullName is set when SendTaskFailure carried no error name.
 	nullName, nullCause bool
+	// taskResult marks a States.DataLimitExceeded raised for a task's
+	// result: AWS fails the task with it, and Retry and Catch (States.ALL
+	// included) take it like any task failure.
+	taskResult bool
 }
 
 func (e *stateError) Error() string { return e.Name + ": " + e.Cause }
@@ -94,7 +98,7 @@ func stateErrorf(name, format string, args ...any) *stateError {
 
 // terminal reports whether no Retry or Catch can handle the error.
 func (e *stateError) terminal() bool {
-	return e.Name == errRuntime || e.Name == errDataLimitExceeded
+	return e.Name == errRuntime || e.Name == errDataLimitExceeded && !e.taskResult
 }
 
 // output is the error output a Catch passes on: {"Error": …, "Cause": …},

@@ -134,6 +134,9 @@ type execution struct {
 	cause   string
 	events  []HistoryEvent
 	timer   Timer
+	// ending is set once the execution is being ended from outside its
+	// states or by the history cap, so the cap does not end it twice.
+	ending bool
 }
 
 // StartExecution starts an execution and returns at once; it runs in the
@@ -208,7 +211,7 @@ func (x *execution) begin() {
 	x.appendLocked(EventExecutionStarted, 0, &ExecutionStartedEventDetails{Input: x.inText, InputDetails: notTruncated, RoleArn: x.roleArn})
 	limit := maxExecutionAge
 	if x.def.timeoutSeconds > 0 {
-		limit = time.Duration(x.def.timeoutSeconds) * time.Second
+		limit = seconds(float64(x.def.timeoutSeconds))
 	}
 	x.timer = x.e.clock.AfterFunc(limit, func() {
 		x.terminate(StatusTimedOut, EventExecutionTimedOut, &ErrorEventDetails{Error: errTimeout, Cause: "The execution timed out."})
@@ -218,8 +221,12 @@ func (x *execution) begin() {
 	x.e.spawn(func() { x.root.begin(x.input) })
 }
 
-// appendLocked appends an event and returns its id.
+// appendLocked appends an event and returns its id, or 0 when the
+// history cap fails the execution instead (see roomLocked).
 func (x *execution) appendLocked(typ string, prev int64, details any) int64 {
+	if !x.roomLocked() {
+		return 0
+	}
 	id := int64(len(x.events) + 1)
 	x.events = append(x.events, HistoryEvent{ID: id, PreviousEventID: prev, Timestamp: x.e.clock.Now(), Type: typ, Details: details})
 	return id
@@ -253,6 +260,7 @@ func (x *execution) terminate(status, eventType string, d *ErrorEventDetails) bo
 		x.mu.Unlock()
 		return false
 	}
+	x.ending = true
 	x.root.abortLocked()
 	x.status, x.errName, x.cause = status, d.Error, d.Cause
 	x.appendLocked(eventType, x.root.lastIDLocked(), d)

@@ -47,7 +47,7 @@ func (t *thread) runMap() flow {
 		if serr != nil {
 			return t.fail(serr)
 		}
-		g.tolCount = int64(count)
+		g.tolCount = int64(min(count, 1<<53)) // beyond any item count; a float past MaxInt64 would not convert
 		if inputs, serr = t.batch(inputs, in); serr != nil {
 			return t.fail(serr)
 		}

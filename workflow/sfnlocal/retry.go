@@ -38,7 +38,7 @@ func (r *retrier) delay(n int64) time.Duration {
 	if r.jitterFull {
 		d *= rand.Float64()
 	}
-	return time.Duration(d * float64(time.Second))
+	return seconds(d)
 }
 
 // retry applies the first retrier that matches the error, if it has

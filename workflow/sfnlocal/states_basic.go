@@ -245,7 +245,7 @@ func (t *thread) waitUntil() (time.Time, *stateError) {
 		if !ok || n < 0 {
 			return now, t.runtimef("The Seconds value %s is not a non-negative integer", jsonvalue.Encode(secs))
 		}
-		return now.Add(time.Duration(n) * time.Second), nil
+		return now.Add(seconds(float64(n))), nil
 	}
 	ts, ok := timestamp(stamp)
 	if !ok {

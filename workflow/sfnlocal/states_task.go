@@ -102,7 +102,7 @@ func (t *thread) runTask() flow {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	if timeout > 0 {
-		call.Deadline = now.Add(time.Duration(timeout) * time.Second)
+		call.Deadline = now.Add(seconds(float64(timeout)))
 	}
 	run.cancel = cancel
 
@@ -116,10 +116,10 @@ func (t *thread) runTask() flow {
 		e.tokens.open.Store(run.token, run)
 	}
 	if timeout > 0 {
-		run.timeout = e.clock.AfterFunc(time.Duration(timeout)*time.Second, func() { run.timedOut(false) })
+		run.timeout = e.clock.AfterFunc(seconds(float64(timeout)), func() { run.timedOut(false) })
 	}
 	if heartbeat > 0 {
-		run.beatDur = time.Duration(heartbeat) * time.Second
+		run.beatDur = seconds(float64(heartbeat))
 		run.beat = e.clock.AfterFunc(run.beatDur, func() { run.timedOut(true) })
 	}
 	x.mu.Unlock()
@@ -200,12 +200,17 @@ func (r *taskRun) invoked(out []byte, err error) {
 		r.failLocked(&stateError{Name: errRuntime, Cause: "The integration returned invalid JSON: " + derr.Error()})
 		return
 	}
+	text, serr := r.resultText(result)
+	if serr != nil {
+		r.failLocked(serr)
+		return
+	}
 	if r.token == "" {
-		r.succeedLocked(result, jsonvalue.Encode(result))
+		r.succeedLocked(result, text)
 		return
 	}
 	r.submitted = true
-	r.t.recordLocked(EventTaskSubmitted, &TaskOutputEventDetails{ResourceType: r.resType, Resource: r.resName, Output: jsonvalue.Encode(result), OutputDetails: notTruncated})
+	r.t.recordLocked(EventTaskSubmitted, &TaskOutputEventDetails{ResourceType: r.resType, Resource: r.resName, Output: text, OutputDetails: notTruncated})
 	if r.early != nil {
 		r.early()
 	}

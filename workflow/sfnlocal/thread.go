@@ -15,11 +15,15 @@ import (
 // children, no goroutine holds it, so a paused execution costs memory, not
 // a stack.
 type thread struct {
-	x      *execution
-	def    *definition
-	vars   map[string]any
-	done   func(out any, serr *stateError)
+	x    *execution
+	def  *definition
+	vars map[string]any
+	done func(out any, serr *stateError)
+	// silent threads (a distributed Map's child runs and what they start)
+	// record no events: on AWS those are separate executions. sub counts
+	// the events such a run would have, for the history cap.
 	silent bool
+	sub    *childHistory
 
 	aborted atomic.Bool
 	// ctx ends once the thread is aborted (and so when its execution is
@@ -33,8 +37,11 @@ type thread struct {
 	pending pendingOp
 
 	// owned by the goroutine driving the thread
-	st         *state
-	input      any
+	st    *state
+	input any
+	// inputText is input's JSON text once known, shared by the events
+	// that record it.
+	inputText  string
 	enteredID  int64
 	entered    time.Time
 	retries    []int64
@@ -70,18 +77,24 @@ func newThread(x *execution, parent context.Context, def *definition, vars map[s
 
 // begin runs the thread from its StartAt state in the calling goroutine.
 func (t *thread) begin(input any) {
-	t.st, t.input = t.def.states[t.def.startAt], input
+	t.st, t.input, t.inputText = t.def.states[t.def.startAt], input, ""
 	t.run(flowNext)
 }
 
-// run steps through states until the thread suspends or ends.
+// run steps through states until the thread suspends or ends. A thread
+// also stops once its context ends, so a child started just as its parent
+// was aborted cannot run on unseen.
 func (t *thread) run(f flow) {
-	for !t.aborted.Load() {
+	for !t.aborted.Load() && t.ctx.Err() == nil {
 		switch f {
 		case flowNext:
 			t.enter()
 		case flowRetry:
 		default:
+			return
+		}
+		if t.sub != nil && t.sub.full.Load() {
+			t.end(nil, historyFullError())
 			return
 		}
 		f = t.attempt()
@@ -101,7 +114,10 @@ func (t *thread) resume(step func() flow) {
 func (t *thread) enter() {
 	t.entered = t.x.e.clock.Now()
 	t.retries, t.retryCount, t.token = nil, 0, ""
-	t.enteredID = t.record(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: jsonvalue.Encode(t.input), InputDetails: notTruncated})
+	if t.inputText == "" {
+		t.inputText = jsonvalue.Encode(t.input)
+	}
+	t.enteredID = t.record(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: t.inputText, InputDetails: notTruncated})
 }
 
 // record appends an event to the execution's history, chained to the
@@ -123,11 +139,18 @@ func (t *thread) recordLocked(typ string, d any) int64 {
 // recordAbortLocked records the events of an abort: the thread is already
 // marked aborted when they are written.
 func (t *thread) recordAbortLocked(typ string, d any) int64 {
-	if t.silent || t.x.status != StatusRunning {
+	if t.silent {
+		t.sub.addLocked()
 		return 0
 	}
-	t.lastID = t.x.appendLocked(typ, t.lastID, d)
-	return t.lastID
+	if t.x.status != StatusRunning {
+		return 0
+	}
+	id := t.x.appendLocked(typ, t.lastID, d)
+	if id != 0 {
+		t.lastID = id
+	}
+	return id
 }
 
 // noteLocked appends an event chained to the thread's previous event
@@ -135,7 +158,14 @@ func (t *thread) recordAbortLocked(typ string, d any) int64 {
 // MapStateSucceeded and ParallelStateSucceeded: the state's exit follows
 // the event before them.
 func (t *thread) noteLocked(typ string, d any) {
-	if t.silent || t.aborted.Load() || t.x.status != StatusRunning {
+	if t.aborted.Load() {
+		return
+	}
+	if t.silent {
+		t.sub.addLocked()
+		return
+	}
+	if t.x.status != StatusRunning {
 		return
 	}
 	t.x.appendLocked(typ, t.lastID, d)
@@ -180,20 +210,24 @@ func (t *thread) abortLocked() {
 
 // exit records the state's exit and moves to next, or ends the thread.
 func (t *thread) exit(output any, assigned map[string]any, next string) flow {
-	d := &StateExitedEventDetails{Name: t.st.name, Output: jsonvalue.Encode(output), OutputDetails: notTruncated}
-	if len(assigned) > 0 {
-		d.AssignedVariables = make(map[string]string, len(assigned))
-		for k, v := range assigned {
-			d.AssignedVariables[k] = jsonvalue.Encode(v)
-		}
-		d.AssignedVariablesDetails = notTruncated
+	text, serr := t.payloadText(output)
+	var vars map[string]string
+	if serr == nil {
+		vars, serr = t.assignedText(assigned)
+	}
+	if serr != nil {
+		return t.fail(serr)
+	}
+	d := &StateExitedEventDetails{Name: t.st.name, Output: text, OutputDetails: notTruncated}
+	if len(vars) > 0 {
+		d.AssignedVariables, d.AssignedVariablesDetails = vars, notTruncated
 	}
 	t.record(StateExited(t.st.typ), d)
 	t.vars = withVars(t.vars, assigned)
 	if next == "" {
 		return t.end(output, nil)
 	}
-	t.st, t.input = t.def.states[next], output
+	t.st, t.input, t.inputText = t.def.states[next], output, text
 	return flowNext
 }
 

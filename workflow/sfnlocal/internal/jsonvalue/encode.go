@@ -3,6 +3,7 @@ package jsonvalue
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -22,6 +23,35 @@ func Encode(v any) string {
 // without HTML escaping. A value outside this package's convention is
 // encoded by encoding/json.
 func AppendJSON(b []byte, v any) ([]byte, error) {
+	out, err := appendJSON(b, v, -1)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EncodeWithin renders v as Encode does when its text is at most max
+// bytes long; otherwise ok is false. It stops writing once past max, so a
+// value that shares one large member many times costs no more than max.
+func EncodeWithin(v any, max int) (text string, ok bool) {
+	b, err := appendJSON(nil, v, max)
+	if err == errTooLarge || len(b) > max {
+		return "", false
+	}
+	if err != nil {
+		return "null", true
+	}
+	return string(b), true
+}
+
+var errTooLarge = errors.New("jsonvalue: text too large")
+
+// appendJSON is AppendJSON that gives up with errTooLarge once b is
+// longer than limit, unless limit is negative.
+func appendJSON(b []byte, v any, limit int) ([]byte, error) {
+	if limit >= 0 && len(b) > limit {
+		return b, errTooLarge
+	}
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -52,8 +82,8 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 			b = appendString(b, k)
 			b = append(b, ':')
 			var err error
-			if b, err = AppendJSON(b, x.vals[k]); err != nil {
-				return nil, err
+			if b, err = appendJSON(b, x.vals[k], limit); err != nil {
+				return b, err
 			}
 		}
 		return append(b, '}'), nil
@@ -64,8 +94,8 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = AppendJSON(b, e); err != nil {
-				return nil, err
+			if b, err = appendJSON(b, e, limit); err != nil {
+				return b, err
 			}
 		}
 		return append(b, ']'), nil
