@@ -98,20 +98,34 @@ var errFunction = errors.New("a function cannot be converted to JSON")
 // numbers as json.Number in JavaScript's text, objects in the evaluator's
 // member order. Inside arrays and objects, Undefined is treated as
 // JSON.stringify treats undefined: null in an array, no member in an
-// object. The caller decides what an Undefined result means.
+// object. The caller decides what an Undefined result means. A result
+// that shares its arrays or objects is copied wherever it is reached, so
+// the copy is bounded: past lang.DefaultMaxItems members it fails with
+// JavaScript's "Invalid array length".
 func fromLang(v any) (any, error) {
+	room := lang.DefaultMaxItems
+	return fromLangWithin(v, &room)
+}
+
+var errTooLarge = &lang.Error{Message: "Invalid array length"}
+
+// fromLangWithin is fromLang taking the members it copies from *room.
+func fromLangWithin(v any, room *int) (any, error) {
 	switch v := v.(type) {
 	case nil, string, bool:
 		return v, nil
 	case float64:
 		return number(v)
 	case []any:
+		if *room -= len(v); *room < 0 {
+			return nil, errTooLarge
+		}
 		out := make([]any, len(v))
 		for i, x := range v {
 			if lang.IsUndefined(x) {
 				continue // nil
 			}
-			c, err := fromLang(x)
+			c, err := fromLangWithin(x, room)
 			if err != nil {
 				return nil, err
 			}
@@ -119,6 +133,9 @@ func fromLang(v any) (any, error) {
 		}
 		return out, nil
 	case *jsonvalue.Object:
+		if *room -= v.Len(); *room < 0 {
+			return nil, errTooLarge
+		}
 		out := jsonvalue.NewObject(v.Len())
 		var err error
 		v.Range(func(k string, x any) bool {
@@ -126,7 +143,7 @@ func fromLang(v any) (any, error) {
 				return true
 			}
 			var c any
-			if c, err = fromLang(x); err == nil {
+			if c, err = fromLangWithin(x, room); err == nil {
 				out.Set(k, c)
 			}
 			return err == nil

@@ -46,6 +46,22 @@
 //     reports for such a state is unknown; here the execution's own end
 //     wins: the history shows ExecutionAborted or ExecutionTimedOut and
 //     nothing from the stopped evaluation.
+//   - No array, sequence or object one evaluation builds may hold more
+//     than lang.DefaultMaxItems (2^24) members, and no string more than
+//     lang.DefaultMaxStringBytes (64 MiB); a walk over a value (a copy,
+//     the result copied out) visits at most DefaultMaxItems members
+//     however often it shares an array. Beyond that the evaluation fails
+//     with a code-less "Invalid array length" or "Invalid string length"
+//     (JavaScript's RangeError texts), so growth such as an array doubled
+//     in a $reduce stops instead of exhausting the engine's memory. The
+//     limits are per value, so loops that build and drop values are never
+//     refused for their total. The limit is ours: jsonata-js goes on until
+//     V8 refuses the length or runs out of memory, and what AWS reports
+//     then is unknown.
+//   - Comparing (=, $distinct) or testing the truth of a value that shares
+//     its arrays exponentially often walks every path: it uses no memory
+//     but can run for an unbounded time, and its context is not consulted
+//     during that walk.
 //   - A transform (~> |path|update|) with $clone bound to a function that
 //     returns its argument changes that value in place in jsonata-js, so
 //     the input or a variable shows the update afterwards; here updates

@@ -25,6 +25,10 @@ func TestEvaluationLimits(t *testing.T) {
 			"The JSONata expression '[1, 0 / 0]' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: NaN"},
 		{"function in an object", "{'f': $uppercase}",
 			"The JSONata expression '{'f': $uppercase}' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON"},
+		{"doubling array", "$reduce([1..30], function($a, $b){$append($a, $a)}, [1])",
+			"The JSONata expression '$reduce([1..30], function($a, $b){$append($a, $a)}, [1])' specified for the field 'Output' threw an error during evaluation. : Invalid array length"},
+		{"arrays shared exponentially often", "$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])",
+			"The JSONata expression '$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation. : Invalid array length"},
 		{"regex", "/ab+/",
 			"The JSONata expression '/ab+/' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON"},
 	}
@@ -53,5 +57,36 @@ func TestVariableNumberOutOfRange(t *testing.T) {
 	want := &Error{Name: ErrorName, Message: "variable $states: number 1e400 is out of range"}
 	if e, ok := errors.AsType[*Error](err); !ok || *e != *want {
 		t.Errorf("error = %v, want %v", err, want)
+	}
+}
+
+// fromLang copies a shared array wherever it is reached, so it counts
+// the members it copies and stops past its room instead of copying
+// exponentially many.
+func TestFromLangBoundsSharedArrays(t *testing.T) {
+	t.Parallel()
+	shared := any([]any{1.0})
+	for range 60 {
+		shared = []any{shared, shared}
+	}
+	small := []any{[]any{1.0}, []any{1.0}} // 4 members in all
+	tests := []struct {
+		name    string
+		value   any
+		room    int
+		wantErr error
+	}{
+		{"shared arrays", shared, 1_000_000, errTooLarge},
+		{"fits", small, 4, nil},
+		{"one member too many", small, 3, errTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			room := tt.room
+			if _, err := fromLangWithin(tt.value, &room); err != tt.wantErr {
+				t.Errorf("error = %v, want %v", err, tt.wantErr)
+			}
+		})
 	}
 }

@@ -42,7 +42,7 @@ func (e *Expr) Evaluate(input any, bindings map[string]any, opts *Options) (resu
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &state{lib: standardLibrary().funcs, maxDepth: DefaultMaxDepth, clock: opts.Now, rand: opts.Random}
+	s := &state{lib: standardLibrary().funcs, maxDepth: DefaultMaxDepth, clock: opts.Now, rand: opts.Random, budget: newBudget(opts)}
 	if opts.Library != nil {
 		s.lib = opts.Library.funcs
 	}
@@ -92,19 +92,24 @@ func (s *state) output(v any) any {
 		}
 		return s.output(out)
 	}
-	out, _ := jsonReady(v, 0)
+	visits := 0
+	out, _ := jsonReady(v, 0, &visits, s.budget.max)
 	return out
 }
 
 // jsonReady returns v with its undefined members replaced or left out,
 // and whether anything changed; unchanged arrays and objects are v's own.
-func jsonReady(v any, depth int) (any, bool) {
+// It panics with overBudget past limit members visited in all, so a value
+// that shares its arrays cannot make it walk exponentially long.
+func jsonReady(v any, depth int, visits *int, limit int) (any, bool) {
 	checkValueDepth(depth)
+	*visits++
+	checkRoom(*visits, limit)
 	switch x := v.(type) {
 	case []any:
 		var out []any
 		for i, m := range x {
-			r, changed := jsonReady(m, depth+1)
+			r, changed := jsonReady(m, depth+1, visits, limit)
 			if IsUndefined(m) {
 				r, changed = nil, true
 			}
@@ -123,7 +128,7 @@ func jsonReady(v any, depth int) (any, bool) {
 		var out *jsonvalue.Object
 		for i, k := range x.Keys() {
 			m, _ := x.Get(k)
-			r, changed := jsonReady(m, depth+1)
+			r, changed := jsonReady(m, depth+1, visits, limit)
 			if IsUndefined(m) {
 				changed = true
 			}

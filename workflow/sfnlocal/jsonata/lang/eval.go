@@ -21,6 +21,8 @@ type state struct {
 	ctx   context.Context // nil when nothing can stop the evaluation
 	done  <-chan struct{} // ctx.Done(); nil when nothing can stop it
 	steps uint            // evaluation steps taken, to space out the checks of done
+
+	budget budget // what the evaluation may still allocate
 }
 
 var _ callEnv = (*state)(nil)
@@ -111,7 +113,7 @@ func (s *state) evalNode(n *node, input any, env *frame) (any, error) {
 	case nWildcard:
 		return s.evalWildcard(input), nil
 	case nDescendant:
-		return evalDescendants(input), nil
+		return s.evalDescendants(input), nil
 	case nParent:
 		return s.lookup(env, n.slot.label), nil
 	case nCondition:

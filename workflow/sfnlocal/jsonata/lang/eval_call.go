@@ -214,6 +214,11 @@ func (s *state) callBuiltin(b *Builtin, args []any, input any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !passesThrough[b.Name] {
+		if err := s.charge(r); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 
@@ -245,3 +250,7 @@ func (s *state) evalApply(n *node, input any, env *frame) (any, error) {
 	}
 	return s.applyFn(fn, []any{lhs}, nil)
 }
+
+// passesThrough names the built-ins whose result is a value they were
+// given, already charged to the budget when it was built.
+var passesThrough = map[string]bool{"reduce": true, "lookup": true, "single": true}

@@ -68,6 +68,9 @@ func (s *state) groupBy(g *group, input any, env *frame) (any, error) {
 			return nil, err
 		}
 	}
+	if err := s.chargeItems(out.Len()); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -99,6 +102,9 @@ func (s *state) constructObject(g *group, input any, env *frame) (any, error) {
 		if err := s.setMember(out, key, g.pairs[i][1], input, env); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.chargeItems(out.Len()); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -45,9 +45,13 @@ func (s *state) evalBinary(n *node, input any, env *frame) (any, error) {
 	case "<", "<=", ">", ">=":
 		r, err = compareValues(lhs, rhs, n.op)
 	case "&":
-		r, err = concatStrings(lhs, rhs)
+		if r, err = s.concatStrings(lhs, rhs); err == nil {
+			err = s.charge(r)
+		}
 	case "..":
-		r, err = rangeOf(lhs, rhs)
+		if r, err = rangeOf(lhs, rhs); err == nil {
+			err = s.charge(r)
+		}
 	case "in":
 		r = includes(lhs, rhs)
 	}
@@ -172,16 +176,16 @@ func mismatch(lhs, rhs any, op string) error {
 
 // concatStrings is the & operator: both sides as $string renders them,
 // undefined as "".
-func concatStrings(lhs, rhs any) (any, error) {
+func (s *state) concatStrings(lhs, rhs any) (any, error) {
 	l, r := "", ""
 	var err error
 	if !IsUndefined(lhs) {
-		if l, err = fnStringOf(lhs, false); err != nil {
+		if l, err = fnStringWithin(lhs, false, max(s.budget.bytes, 1)); err != nil {
 			return nil, err
 		}
 	}
 	if !IsUndefined(rhs) {
-		if r, err = fnStringOf(rhs, false); err != nil {
+		if r, err = fnStringWithin(rhs, false, max(s.budget.bytes, 1)); err != nil {
 			return nil, err
 		}
 	}
@@ -274,6 +278,9 @@ func (s *state) evalArray(n *node, input any, env *frame) (any, error) {
 		} else {
 			out = append(out, v)
 		}
+	}
+	if err := s.chargeItems(len(out)); err != nil {
+		return nil, err
 	}
 	if n.consArray {
 		return s.mark(out, fCons), nil

@@ -144,6 +144,9 @@ func (s *state) evalStep(step *node, inputVal any, input []any, env *frame, last
 			return a, nil
 		}
 	}
+	if err := s.chargeItems(len(out.items)); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -184,7 +187,7 @@ func (s *state) evalWildcard(input any) any {
 	plain := false
 	add := func(v any) {
 		if a, ok := v.([]any); ok {
-			out = flattenDeep(a, out, 0)
+			out = flattenDeep(a, out, 0, s.budget.items)
 			plain = true
 		} else {
 			out = append(out, v)
@@ -198,17 +201,23 @@ func (s *state) evalWildcard(input any) any {
 			add(v)
 		}
 	}
+	if err := s.chargeItems(len(out)); err != nil {
+		panic(overBudget{err})
+	}
 	if plain {
 		return out
 	}
 	return &seq{items: out}
 }
 
-func flattenDeep(a []any, into []any, depth int) []any {
+// flattenDeep appends a's members to into, arrays flattened all the way
+// down; past limit members it panics with overBudget.
+func flattenDeep(a []any, into []any, depth, limit int) []any {
 	checkValueDepth(depth)
+	checkRoom(len(into), limit)
 	for _, v := range a {
 		if inner, ok := v.([]any); ok {
-			into = flattenDeep(inner, into, depth+1)
+			into = flattenDeep(inner, into, depth+1, limit)
 		} else {
 			into = append(into, v)
 		}
@@ -218,30 +227,36 @@ func flattenDeep(a []any, into []any, depth int) []any {
 
 // evalDescendants is **: the focus and everything below it that is not an
 // array.
-func evalDescendants(input any) any {
+func (s *state) evalDescendants(input any) any {
 	if IsUndefined(input) {
 		return Undefined
 	}
 	var out []any
-	out = descend(input, out, 0)
+	out = descend(input, out, 0, s.budget.items)
+	if err := s.chargeItems(len(out)); err != nil {
+		panic(overBudget{err})
+	}
 	if len(out) == 1 {
 		return out[0]
 	}
 	return &seq{items: out}
 }
 
-func descend(v any, into []any, depth int) []any {
+// descend appends v and what is below it to into; past limit members it
+// panics with overBudget.
+func descend(v any, into []any, depth, limit int) []any {
 	checkValueDepth(depth)
+	checkRoom(len(into), limit)
 	switch x := v.(type) {
 	case []any:
 		for _, m := range x {
-			into = descend(m, into, depth+1)
+			into = descend(m, into, depth+1, limit)
 		}
 		return into
 	case *jsonvalue.Object:
 		into = append(into, v)
 		x.Range(func(_ string, m any) bool {
-			into = descend(m, into, depth+1)
+			into = descend(m, into, depth+1, limit)
 			return true
 		})
 		return into

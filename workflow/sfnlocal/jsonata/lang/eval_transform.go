@@ -37,7 +37,11 @@ func (s *state) transform(t *transformer, args []any) (any, error) {
 		return nil, err
 	}
 	if !isStandardClone(cloneFn) {
+		s.startWalk()
 		result = s.privateCopy(result, map[*jsonvalue.Object]*jsonvalue.Object{}, 0)
+		if s.budget.items < 0 {
+			return nil, errArrayLength()
+		}
 	}
 	matches, err := s.eval(t.node.lhs, result, t.env)
 	if err != nil {
@@ -128,11 +132,17 @@ func holdsContainer(update any) bool {
 // privateCopy copies the arrays and objects of v all the way down, arrays
 // with their sequence flags. An object reached twice is copied once
 // (copies holds what was made), so the copy shares its objects the way v
-// does and an update shows wherever jsonata-js would show it.
+// does and an update shows wherever jsonata-js would show it. Copies are
+// charged to the budget; once it is exhausted the copy stops short and
+// the caller fails.
 func (s *state) privateCopy(v any, copies map[*jsonvalue.Object]*jsonvalue.Object, depth int) any {
 	checkValueDepth(depth)
+	if s.budget.items < 0 {
+		return nil
+	}
 	switch x := v.(type) {
 	case []any:
+		s.budget.items -= len(x)
 		out := make([]any, len(x))
 		for i, m := range x {
 			out[i] = s.privateCopy(m, copies, depth+1)
@@ -145,6 +155,7 @@ func (s *state) privateCopy(v any, copies map[*jsonvalue.Object]*jsonvalue.Objec
 		if c, ok := copies[x]; ok {
 			return c
 		}
+		s.budget.items -= x.Len()
 		out := jsonvalue.NewObject(x.Len())
 		copies[x] = out
 		x.Range(func(k string, m any) bool {

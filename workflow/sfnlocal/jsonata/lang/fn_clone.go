@@ -15,14 +15,15 @@ func fnClone(c *Call, args []any) (any, error) {
 	if args[0] == Undefined {
 		return Undefined, nil
 	}
-	v, err := fnCloneValue(args[0], 0)
+	c.startWalk()
+	v, err := fnCloneValue(c, args[0], 0)
 	if err != nil {
 		return nil, fnAt(c, err)
 	}
 	return v, nil
 }
 
-func fnCloneValue(v any, depth int) (any, error) {
+func fnCloneValue(c *Call, v any, depth int) (any, error) {
 	checkValueDepth(depth)
 	switch v := v.(type) {
 	case float64:
@@ -36,19 +37,25 @@ func fnCloneValue(v any, depth int) (any, error) {
 	case Function:
 		return "", nil
 	case []any:
+		if err := c.growItems(len(v)); err != nil {
+			return nil, err
+		}
 		out := make([]any, len(v))
 		for i, x := range v {
 			var err error
-			if out[i], err = fnCloneValue(x, depth+1); err != nil {
+			if out[i], err = fnCloneValue(c, x, depth+1); err != nil {
 				return nil, err
 			}
 		}
 		return out, nil
 	case *jsonvalue.Object:
+		if err := c.growItems(v.Len()); err != nil {
+			return nil, err
+		}
 		out := jsonvalue.NewObject(v.Len())
 		for _, k := range v.Keys() {
 			x, _ := v.Get(k)
-			cx, err := fnCloneValue(x, depth+1)
+			cx, err := fnCloneValue(c, x, depth+1)
 			if err != nil {
 				return nil, err
 			}

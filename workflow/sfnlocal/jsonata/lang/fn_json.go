@@ -17,6 +17,7 @@ type fnJSONWriter struct {
 	indent string // "" for compact output
 	err    error
 	depth  int // of the array or object being written
+	limit  int // the most bytes to write; 0 for DefaultMaxStringBytes
 }
 
 func (w *fnJSONWriter) value(v any, prefix string) {
@@ -62,6 +63,9 @@ func (w *fnJSONWriter) array(a []any, prefix string) {
 	inner := prefix + w.indent
 	w.b.WriteByte('[')
 	for i, x := range a {
+		if w.full() {
+			return
+		}
 		if i > 0 {
 			w.b.WriteByte(',')
 		}
@@ -82,6 +86,9 @@ func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
 	inner := prefix + w.indent
 	w.b.WriteByte('{')
 	for i, k := range o.Keys() {
+		if w.full() {
+			return
+		}
 		if i > 0 {
 			w.b.WriteByte(',')
 		}
@@ -96,6 +103,24 @@ func (w *fnJSONWriter) object(o *jsonvalue.Object, prefix string) {
 	}
 	w.newline(prefix)
 	w.b.WriteByte('}')
+}
+
+// full reports whether writing has failed or gone past the limit (a
+// value sharing its arrays could otherwise write exponentially much),
+// setting the error for the latter.
+func (w *fnJSONWriter) full() bool {
+	if w.err != nil {
+		return true
+	}
+	limit := w.limit
+	if limit == 0 {
+		limit = DefaultMaxStringBytes
+	}
+	if w.b.Len() > limit {
+		w.err = errStringLength()
+		return true
+	}
+	return false
 }
 
 func (w *fnJSONWriter) enter() {

@@ -10,6 +10,12 @@ import (
 // numbers rounded to 15 significant digits, indented by two spaces when
 // pretty. A non-finite number is error D3001, or D1001 inside a structure.
 func fnStringOf(v any, pretty bool) (string, error) {
+	return fnStringWithin(v, pretty, 0)
+}
+
+// fnStringWithin is fnStringOf failing with "Invalid string length"
+// once the text passes limit bytes (0 for DefaultMaxStringBytes).
+func fnStringWithin(v any, pretty bool, limit int) (string, error) {
 	switch v := v.(type) {
 	case string:
 		return v, nil
@@ -21,7 +27,7 @@ func fnStringOf(v any, pretty bool) (string, error) {
 		}
 	}
 	var b strings.Builder
-	w := fnJSONWriter{b: &b}
+	w := fnJSONWriter{b: &b, limit: limit}
 	if pretty {
 		w.indent = "  "
 	}
@@ -38,7 +44,7 @@ func fnString(c *Call, args []any) (any, error) {
 		return Undefined, nil
 	}
 	pretty, _ := args[1].(bool)
-	s, err := fnStringOf(args[0], pretty)
+	s, err := fnStringWithin(args[0], pretty, max(c.stringRoom(), 1))
 	if err != nil {
 		e := err.(*Error)
 		e.Position, e.Token = c.Position, c.Name

@@ -119,4 +119,13 @@ type Options struct {
 	// expression and each non-tail lambda call counts); exceeding it is
 	// error U1001, never a stack overflow. Zero means DefaultMaxDepth.
 	MaxDepth int
+	// MaxItems and MaxStringBytes bound each value the evaluation builds:
+	// the members of one array, sequence or object (and the members one
+	// walk over a value, such as a copy, may visit), and the bytes of one
+	// string. Exceeding them fails the evaluation with a code-less
+	// "Invalid array length" or "Invalid string length" error, so no
+	// expression can exhaust memory by growing a value. Zero means
+	// DefaultMaxItems and DefaultMaxStringBytes.
+	MaxItems       int
+	MaxStringBytes int
 }

@@ -18,11 +18,15 @@ func checkValueDepth(depth int) {
 	}
 }
 
-// recoverTooDeep turns a walk's valueTooDeep panic into *err; other
+// recoverTooDeep turns a walk's valueTooDeep or overBudget panic into *err; other
 // panics go on.
 func recoverTooDeep(err *error) {
 	r := recover()
 	if r == nil {
+		return
+	}
+	if e, ok := r.(overBudget); ok {
+		*err = e.err
 		return
 	}
 	if _, ok := r.(valueTooDeep); !ok {

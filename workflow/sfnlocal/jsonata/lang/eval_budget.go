@@ -1,0 +1,135 @@
+package lang
+
+import "github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+
+// DefaultMaxItems is the most members one array, sequence or object may
+// have when Options.MaxItems is zero: 2^24, about 16.8 million (270 MB of
+// slots). That lets the largest range jsonata-js allows (1e7 members,
+// D2014) through, while an array that doubles each step stops after 24
+// steps instead of exhausting memory. It also bounds how many members one
+// walk over a value may visit (a deep copy, *, **, the output), which can
+// reach exponentially many members of a value that shares its arrays.
+const DefaultMaxItems = 1 << 24
+
+// DefaultMaxStringBytes is the longest string one evaluation may build
+// when Options.MaxStringBytes is zero: 64 MiB, 256 times the largest
+// payload Step Functions accepts.
+const DefaultMaxStringBytes = 64 << 20
+
+// budget bounds what one evaluation builds. Each array, sequence, object
+// and string is checked against the limits as it is built: the limits are
+// per value, not cumulative, so a loop that builds and drops many values
+// (a $reduce that appends to a text) is never refused for the total. A
+// walk over a value (a copy) counts the members it visits in items, reset
+// at the start of each walk.
+type budget struct {
+	items int // members the current walk may still visit
+	bytes int // the longest string allowed
+	max   int // the most members a value may have, and a walk may visit
+}
+
+func newBudget(opts *Options) budget {
+	b := budget{items: DefaultMaxItems, bytes: DefaultMaxStringBytes}
+	if opts.MaxItems > 0 {
+		b.items = opts.MaxItems
+	}
+	if opts.MaxStringBytes > 0 {
+		b.bytes = opts.MaxStringBytes
+	}
+	b.max = b.items
+	return b
+}
+
+// startWalk gives a new walk over a value its whole allowance.
+func (s *state) startWalk() { s.budget.items = s.budget.max }
+
+// errArrayLength and errStringLength are what exceeding the budget
+// fails with: JavaScript's RangeError texts, without a code.
+func errArrayLength() error  { return &Error{Message: "Invalid array length"} }
+func errStringLength() error { return &Error{Message: "Invalid string length"} }
+
+// chargeItems checks a value of n members being built.
+func (s *state) chargeItems(n int) error {
+	if n > s.budget.max {
+		return errArrayLength()
+	}
+	return nil
+}
+
+// chargeBytes checks a string of n bytes being built.
+func (s *state) chargeBytes(n int) error {
+	if n > s.budget.bytes {
+		return errStringLength()
+	}
+	return nil
+}
+
+// charge checks what v holds at its top level: a built-in's result, whose
+// members were checked when they were built.
+func (s *state) charge(v any) error {
+	switch x := v.(type) {
+	case string:
+		return s.chargeBytes(len(x))
+	case []any:
+		return s.chargeItems(len(x))
+	case *seq:
+		return s.chargeItems(len(x.items))
+	case *jsonvalue.Object:
+		return s.chargeItems(x.Len())
+	}
+	return nil
+}
+
+// allocator is implemented by the evaluator; built-ins reach it through
+// Call. Test doubles of callEnv need not implement it.
+type allocator interface {
+	startWalk()
+	walkItems(n int) error
+	remainingBytes() int
+}
+
+func (s *state) remainingBytes() int { return s.budget.bytes }
+
+// walkItems counts n members visited by the current walk.
+func (s *state) walkItems(n int) error {
+	s.budget.items -= n
+	if s.budget.items < 0 {
+		return errArrayLength()
+	}
+	return nil
+}
+
+// startWalk begins a built-in's walk over a value (a deep copy).
+func (c *Call) startWalk() {
+	if a, ok := c.env.(allocator); ok {
+		a.startWalk()
+	}
+}
+
+// growItems counts n members copied by the current walk.
+func (c *Call) growItems(n int) error {
+	if a, ok := c.env.(allocator); ok {
+		return a.walkItems(n)
+	}
+	return nil
+}
+
+// stringRoom is how many bytes a string a built-in writes may have.
+func (c *Call) stringRoom() int {
+	if a, ok := c.env.(allocator); ok {
+		return a.remainingBytes()
+	}
+	return DefaultMaxStringBytes
+}
+
+// overBudget is what a recursive walk over a value (which can reach
+// exponentially many members of a value that shares its arrays) panics
+// with when it passes its limit; Evaluate recovers it as err.
+type overBudget struct{ err error }
+
+// checkRoom is called by such a walk as its result grows.
+func checkRoom(used, limit int) {
+	if used > limit {
+		panic(overBudget{errArrayLength()})
+	}
+}

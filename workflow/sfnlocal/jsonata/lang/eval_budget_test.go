@@ -1,0 +1,139 @@
+package lang
+
+import (
+	"errors"
+	"runtime"
+	"testing"
+)
+
+// budgetError evaluates expr and returns its *Error, failing t when the
+// evaluation succeeds or fails otherwise.
+func budgetError(t *testing.T, expr string, opts *Options) *Error {
+	t.Helper()
+	parsed, err := Parse(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parsed.Evaluate(Undefined, nil, opts)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%s = %v, %v; want an *Error", expr, got, err)
+	}
+	return e
+}
+
+// Values that grow without bound fail with JavaScript's RangeError text
+// and no code, whatever builds them.
+func TestBudgetStopsGrowth(t *testing.T) {
+	t.Parallel()
+	const arrays, text = "Invalid array length", "Invalid string length"
+	// the walks over shared arrays are slow to fill the default budget
+	small := &Options{MaxItems: 1_000_000, MaxStringBytes: 1 << 20}
+	tests := []struct {
+		name, expr, want string
+		opts             *Options // nil for the defaults
+	}{
+		{"append doubling", `$reduce([1..26], function($a, $b){$append($a, $a)}, [1])`, arrays, nil},
+		{"append doubling 30", `$reduce([1..30], function($a, $b){$append($a, $a)}, [1])`, arrays, nil},
+		{"array constructor doubling", `$reduce([1..40], function($a, $b){[$a, $a]}, [1])`, arrays, nil},
+		{"nested constructors", `$reduce([1..40], function($a, $b){[$a, [$a, $a]]}, [1])`, arrays, nil},
+		{"map doubling strings", `$reduce([1..40], function($a, $b){$map($a, function($s){$s & $s})}, ["ab", "cd"])`, text, nil},
+		{"concat doubling", `$reduce([1..40], function($a, $b){$a & $a}, "x")`, text, nil},
+		{"join doubling", `$reduce([1..40], function($a, $b){$join([$a, $a])}, "x")`, text, nil},
+		{"object constructor in a loop", `$reduce([1..40], function($o, $i){$merge([$o, $each($o, function($v, $k){{$k & $i: $v}}) ~> $merge])}, {"k": 1})`, arrays, &Options{MaxItems: 1_000_000}},
+		{"group by in a loop", `$reduce([1..40], function($a, $i){$a.{"k": [$a.k, $a.k]}}, {"k": [1]}).k ~> $count`, arrays, small},
+		{"shared arrays written out", `$string($reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]))`, text, small},
+		{"shared arrays cloned", `$clone($reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]))`, arrays, small},
+		{"shared arrays transformed", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [{"a": 1}]) ~> |a|{"b": 2}|`, arrays, small},
+		{"shared arrays flattened", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]).*`, arrays, small},
+		{"shared arrays descended", `{"x": $reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])}.**`, arrays, small},
+		{"shared arrays returned", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])`, arrays, small},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := budgetError(t, tt.expr, tt.opts)
+			if e.Code != "" || e.Message != tt.want {
+				t.Errorf("got %q %q, want code-less %q", e.Code, e.Message, tt.want)
+			}
+		})
+	}
+}
+
+// Options.MaxItems and MaxStringBytes set the budget: what fits passes,
+// what does not fails.
+func TestBudgetOptions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		expr    string
+		opts    Options
+		wantErr string // "" when the evaluation must succeed
+	}{
+		{"range fits", `$count([1..100])`, Options{MaxItems: 100}, ""},
+		{"range does not fit", `$count([1..100])`, Options{MaxItems: 99}, "Invalid array length"},
+		{"append fits", `$count($reduce([1..100], function($a, $b){$append($a, $b)}, []))`, Options{MaxItems: 100}, ""},
+		{"append does not fit", `$count($reduce([1..100], function($a, $b){$append($a, $b)}, []))`, Options{MaxItems: 99}, "Invalid array length"},
+		// The limits are per value: a loop that builds and drops values is
+		// not charged their total (here 20 MB for a 20 KB text).
+		{"loop total not charged", `$length($reduce([1..2000], function($a, $b){$a & "0123456789"}, ""))`, Options{MaxStringBytes: 20_000}, ""},
+		{"loop items not charged", `$count($reduce([1..2000], function($a, $b){$append($a, $b)}, []))`, Options{MaxItems: 2000}, ""},
+		{"object fits", `$count($keys({"a": 1, "b": 2}))`, Options{MaxItems: 10}, ""},
+		{"string fits", `$length("abc" & "def")`, Options{MaxStringBytes: 6}, ""},
+		{"string does not fit", `$length("abc" & "defg")`, Options{MaxStringBytes: 6}, "Invalid string length"},
+		{"pad does not fit", `$length($pad("x", 100))`, Options{MaxStringBytes: 50}, "Invalid string length"},
+		{"string of array does not fit", `$length($string([1..100]))`, Options{MaxStringBytes: 100}, "Invalid string length"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			parsed, err := Parse(tt.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := parsed.Evaluate(Undefined, nil, &tt.opts)
+			if tt.wantErr == "" {
+				if err != nil || IsUndefined(got) {
+					t.Fatalf("got %v, %v; want a value", got, err)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Message != tt.wantErr {
+				t.Fatalf("got %v, %v; want %q", got, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// The doubling $reduce fails having allocated a bounded amount, a small
+// multiple of its largest array (unbounded, [1..26] took 3 GB and [1..30]
+// would take 17 GB). It runs without t.Parallel so that the process's
+// allocation counter sees only this evaluation.
+func TestBudgetBoundsMemory(t *testing.T) {
+	const expr = `$reduce([1..30], function($a, $b){$append($a, $a)}, [1])`
+	tests := []struct {
+		name     string
+		opts     Options
+		maxBytes uint64
+	}{
+		{"100,000 members", Options{MaxItems: 100_000}, 32 << 20},
+		{"1,000,000 members", Options{MaxItems: 1_000_000}, 320 << 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			e := budgetError(t, expr, &tt.opts)
+			runtime.ReadMemStats(&after)
+			if e.Message != "Invalid array length" {
+				t.Fatalf("got %v, want Invalid array length", e)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > tt.maxBytes {
+				t.Errorf("allocated %d bytes, want at most %d", got, tt.maxBytes)
+			}
+			t.Logf("allocated %d MB", (after.TotalAlloc-before.TotalAlloc)>>20)
+		})
+	}
+}
