@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang"
@@ -178,36 +177,5 @@ func number(f float64) (json.Number, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "", nonFinite(f)
 	}
-	if f == 0 {
-		return "0", nil
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	// Shortest round-trip digits and the decimal exponent, as in d.ddde±x.
-	mantissa, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
-	digits := strings.Replace(mantissa, ".", "", 1)
-	e, _ := strconv.Atoi(exp)
-	k, n := len(digits), e+1 // n: position of the decimal point
-	var s string
-	switch {
-	case k <= n && n <= 21:
-		s = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		s = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		s = "0." + strings.Repeat("0", -n) + digits
-	default:
-		s = digits[:1]
-		if k > 1 {
-			s += "." + digits[1:]
-		}
-		if n-1 >= 0 {
-			s += "e+" + strconv.Itoa(n-1)
-		} else {
-			s += "e-" + strconv.Itoa(1-n)
-		}
-	}
-	return json.Number(sign + s), nil
+	return json.Number(lang.NumberText(f)), nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"regexp"
 	"time"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang/internal/js"
 )
 
 type undefined struct{}
@@ -129,3 +131,10 @@ type Options struct {
 	MaxItems       int
 	MaxStringBytes int
 }
+
+// NumberText writes a number as JavaScript (and so JSONata) does, for
+// callers converting results back to JSON text: the shortest digits that
+// read back as f, in exponent form from 1e21 and below 1e-6 ("1e+21",
+// "1e-7"); "NaN", "Infinity" and "-Infinity", which JSON cannot hold,
+// are the caller's to refuse.
+func NumberText(f float64) string { return js.NumberToString(f) }
