@@ -40,10 +40,13 @@ func forField(field string) string {
 }
 
 // detail renders err after AWS's sentence: ". CODE: message" for a JSONata
-// error, ": message" for anything else.
+// error with a code, ": message" for anything else.
 func detail(err error) string {
-	if e, ok := errors.AsType[*lang.Error](err); ok {
+	if e, ok := errors.AsType[*lang.Error](err); ok && e.Code != "" {
 		return ". " + e.Code + ": " + e.Message
+	}
+	if e, ok := errors.AsType[*lang.Error](err); ok { // a JavaScript error jsonata-js gives no code
+		return ": " + e.Message
 	}
 	return ": " + err.Error()
 }

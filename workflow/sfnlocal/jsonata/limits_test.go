@@ -26,9 +26,9 @@ func TestEvaluationLimits(t *testing.T) {
 		{"function in an object", "{'f': $uppercase}",
 			"The JSONata expression '{'f': $uppercase}' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON"},
 		{"doubling array", "$reduce([1..30], function($a, $b){$append($a, $a)}, [1])",
-			"The JSONata expression '$reduce([1..30], function($a, $b){$append($a, $a)}, [1])' specified for the field 'Output' threw an error during evaluation. : Invalid array length"},
+			"The JSONata expression '$reduce([1..30], function($a, $b){$append($a, $a)}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length"},
 		{"arrays shared exponentially often", "$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])",
-			"The JSONata expression '$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation. : Invalid array length"},
+			"The JSONata expression '$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length"},
 		{"regex", "/ab+/",
 			"The JSONata expression '/ab+/' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON"},
 	}
