@@ -23,6 +23,7 @@ func TestPendingMessageGolden(t *testing.T) {
 		many = append(many, x)
 	}
 	golden(t, "pending_many", PendingMessage(many, now, "https://slack.com"))
+	golden(t, "pending_broadcasts", PendingMessage([]workflow.Approval{withBroadcasts(a)}, now, "https://slack.com"))
 	golden(t, "help", HelpMessage("/approvals"))
 }
 
