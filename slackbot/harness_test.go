@@ -165,6 +165,9 @@ func (h *harness) request(r workflow.Request) workflow.Approval {
 	if r.RequestedBy == "" {
 		r.RequestedBy = requester
 	}
+	if r.StateName == "" {
+		r.StateName = "Approve"
+	}
 	r.ExecutionARN = fmt.Sprintf("arn:aws:states:eu-west-1:123456789012:execution:demo:run-%d", n)
 	h.clock.Add(int64(time.Millisecond)) // distinct, increasing CreatedAt
 	a, _, err := h.svc.Request(context.Background(), r)
