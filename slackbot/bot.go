@@ -38,8 +38,9 @@ type Config struct {
 	ReplyRate Rate
 	// UpdateWorkers is how many message updates run at once.
 	UpdateWorkers int
-	// RetryBase and RetryMax shape the backoff of failed updates;
-	// UpdateAttempts bounds them before the sweeper takes over.
+	// RetryBase and RetryMax shape the backoff of failed updates and of
+	// the workspace URL lookup at start; UpdateAttempts bounds the updates'
+	// before the sweeper takes over.
 	RetryBase      time.Duration
 	RetryMax       time.Duration
 	UpdateAttempts int
@@ -48,8 +49,6 @@ type Config struct {
 	// ping before it reconnects (socketmode.OptionPingInterval); 0 keeps
 	// slack-go's default of 30 s.
 	PingInterval time.Duration
-	// PermalinkBase is the start of message links in /approvals pending.
-	PermalinkBase string
 	// Command is the slash command's name, for the help text.
 	Command string
 }
@@ -69,7 +68,6 @@ func DefaultConfig() Config {
 		RetryBase:       time.Second,
 		RetryMax:        time.Minute,
 		UpdateAttempts:  8,
-		PermalinkBase:   "https://slack.com",
 		Command:         "/approvals",
 	}
 }
@@ -105,9 +103,6 @@ func (c Config) withDefaults() Config {
 	if c.ReplyRate.Events <= 0 {
 		c.ReplyRate = d.ReplyRate
 	}
-	if c.PermalinkBase == "" {
-		c.PermalinkBase = d.PermalinkBase
-	}
 	if c.Command == "" {
 		c.Command = d.Command
 	}
@@ -123,6 +118,7 @@ type Bot struct {
 	log       *zap.Logger
 	pool      *pool
 	updates   *updater
+	site      workspace
 	sm        *socketmode.Client
 	started   atomic.Bool
 }
@@ -134,7 +130,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 		logger = zap.NewNop()
 	}
 	cfg = cfg.withDefaults()
-	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger}
+	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger, site: workspace{api: api}}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
 	return b
@@ -164,6 +160,11 @@ func (b *Bot) Run(ctx context.Context) error {
 	defer stopSweep()
 	sweepDone := make(chan struct{})
 	go func() { defer close(sweepDone); b.sweep(sweepCtx) }()
+	siteDone := make(chan struct{})
+	go func() {
+		defer close(siteDone)
+		b.site.load(sweepCtx, b.cfg.CallTimeout, b.cfg.RetryBase, b.cfg.RetryMax, b.log)
+	}()
 
 	socketCtx, stopSocket := context.WithCancel(ctx)
 	defer stopSocket()
@@ -181,6 +182,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	defer deadline.Stop()
 	stopSweep()
 	<-sweepDone
+	<-siteDone
 	b.pool.close()
 	<-poolDone
 	if n := b.pool.pending(); n > 0 {

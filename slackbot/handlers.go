@@ -176,7 +176,7 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 			msg = Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
 			break
 		}
-		msg = PendingMessage(pending, time.Now(), b.cfg.PermalinkBase)
+		msg = PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
 	default:
 		msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
 	}
