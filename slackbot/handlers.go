@@ -49,7 +49,17 @@ const (
 		"If it went through, the message will update by itself; otherwise please try again in a minute."
 	textNotFound  = "This approval no longer exists."
 	textSlowClick = "That took too long to open. Please click the button again."
+	textNoGroups  = "Cannot check your group membership right now; please try again shortly."
 )
+
+// failureText is the private answer to a failure that is not a domain
+// error.
+func failureText(err error) string {
+	if errors.Is(err, ErrMembershipUnknown) {
+		return textNoGroups
+	}
+	return textTransient
+}
 
 // decideClick handles Approve, Approve draft N and Skip.
 func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
@@ -72,7 +82,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case "":
 		if err != nil {
 			log.Error("decision failed", zap.Error(safeErr(err)))
-			b.tell(ctx, to, textTransient, log)
+			b.tell(ctx, to, failureText(err), log)
 			return
 		}
 		recorded := d
@@ -136,7 +146,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	if err := b.approvals.CanDecide(ctx2, a, c.user); err != nil {
 		if workflow.ErrorCode(err) != workflow.EFORBIDDEN {
 			log.Error("approver lookup failed", zap.Error(safeErr(err)))
-			b.tell(ctx, to, textTransient, log)
+			b.tell(ctx, to, failureText(err), log)
 			return
 		}
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
