@@ -18,7 +18,10 @@ type Config struct {
 	// Acks never wait for them.
 	Workers int
 	// ShutdownTimeout bounds how long Run lets in-flight work and queued
-	// message updates finish after its context is cancelled.
+	// message updates finish after its context is cancelled. Clicks,
+	// submissions and commands not done when a reserve (a quarter of it, at
+	// most 2 s) is left are stopped, and the people behind them are told
+	// privately within the reserve.
 	ShutdownTimeout time.Duration
 	// AckTimeout bounds the sending of one ack.
 	AckTimeout time.Duration
@@ -138,8 +141,8 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 
 // Run connects to Slack and serves until ctx is cancelled or the tokens
 // are refused. On cancel it stops taking envelopes, lets acknowledged work
-// and queued message updates finish within Config.ShutdownTimeout, and
-// returns nil. A refused token (invalid_auth, token_revoked, …) returns an
+// and queued message updates finish within Config.ShutdownTimeout (telling
+// people privately about work it had to leave undone), and returns nil. A refused token (invalid_auth, token_revoked, …) returns an
 // error. Run may be called once.
 func (b *Bot) Run(ctx context.Context) error {
 	if !b.started.CompareAndSwap(false, true) {
@@ -153,9 +156,11 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWork()
+	outbox, stopOutbox := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopOutbox()
 	poolDone := b.pool.run(work, b.cfg.Workers)
 	updatesDone := make(chan struct{})
-	go func() { defer close(updatesDone); b.updates.run(work) }()
+	go func() { defer close(updatesDone); b.updates.run(outbox) }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	defer stopSweep()
 	sweepDone := make(chan struct{})
@@ -178,16 +183,17 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.drain(socketDone)
 	}
 
-	deadline := time.AfterFunc(b.cfg.ShutdownTimeout, stopWork)
-	defer deadline.Stop()
+	reserve := answerReserve(b.cfg.ShutdownTimeout)
+	workDeadline := time.AfterFunc(b.cfg.ShutdownTimeout-reserve, stopWork)
+	defer workDeadline.Stop()
+	outboxDeadline := time.AfterFunc(b.cfg.ShutdownTimeout, stopOutbox)
+	defer outboxDeadline.Stop()
 	stopSweep()
 	<-sweepDone
 	<-siteDone
 	b.pool.close()
 	<-poolDone
-	if n := b.pool.pending(); n > 0 {
-		b.log.Warn("shutdown deadline passed; acknowledged work dropped", zap.Int("dropped", n))
-	}
+	b.answerLeftovers(reserve)
 	b.updates.stop()
 	<-updatesDone
 	b.log.Info("slack bot stopped")

@@ -190,12 +190,20 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 	default:
 		msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
 	}
+	b.answerCommand(ctx, log, cmd, msg)
+}
+
+// answerCommand answers a slash command privately, through its response
+// URL when it has one.
+func (b *Bot) answerCommand(ctx context.Context, log *zap.Logger, cmd slack.SlashCommand, msg Message) {
 	if cmd.ResponseURL == "" {
 		b.tell(ctx, replyTo{user: cmd.UserID, channel: cmd.ChannelID}, msg.Text, log)
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
 	opts := append([]slack.MsgOption{slack.MsgOptionResponseURL(cmd.ResponseURL, slack.ResponseTypeEphemeral)}, msg.options()...)
-	if _, _, _, err := b.api.SendMessageContext(ctx2, "", opts...); err != nil {
+	if _, _, _, err := b.api.SendMessageContext(ctx, "", opts...); err != nil {
 		log.Warn("command answer not delivered", zap.Error(safeErr(err)))
 	}
 }
