@@ -179,8 +179,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("slack bot starting", zap.Int("workers", b.cfg.Workers))
 	stopped, err := b.loop(ctx, socketDone)
 	stopSocket()
+	var missed []job
 	if !stopped {
-		b.drain(socketDone)
+		missed = b.drain(socketDone)
 	}
 
 	reserve := answerReserve(b.cfg.ShutdownTimeout)
@@ -193,7 +194,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-siteDone
 	b.pool.close()
 	<-poolDone
-	b.answerLeftovers(reserve)
+	b.answerLeftovers(reserve, missed)
 	b.updates.stop()
 	<-updatesDone
 	b.log.Info("slack bot stopped")
@@ -222,17 +223,34 @@ func (b *Bot) loop(ctx context.Context, socketDone <-chan error) (stopped bool, 
 	}
 }
 
-// drain keeps the event channel moving until the socket has closed;
-// envelopes still queued there cannot be acked any more.
-func (b *Bot) drain(socketDone <-chan error) {
+// drain keeps the event channel moving until the socket has closed. The
+// envelopes still there cannot be acked any more (Slack shows the person an
+// error); the clicks and commands among them are returned, to be answered
+// like the work shutdown leaves undone.
+func (b *Bot) drain(socketDone <-chan error) []job {
+	var missed []job
+	take := func(ev socketmode.Event) {
+		if ev.Request == nil || ev.Request.EnvelopeID == "" {
+			return
+		}
+		b.log.Warn("envelope not acknowledged at shutdown", zap.String("envelope_id", ev.Request.EnvelopeID))
+		if j, ok := b.unacked(ev); ok {
+			missed = append(missed, j)
+		}
+	}
 	for {
 		select {
 		case <-socketDone:
-			return
-		case ev := <-b.sm.Events:
-			if ev.Request != nil && ev.Request.EnvelopeID != "" {
-				b.log.Warn("envelope dropped at shutdown", zap.String("envelope_id", ev.Request.EnvelopeID))
+			for {
+				select {
+				case ev := <-b.sm.Events:
+					take(ev)
+				default:
+					return missed
+				}
 			}
+		case ev := <-b.sm.Events:
+			take(ev)
 		}
 	}
 }

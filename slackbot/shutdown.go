@@ -1,12 +1,14 @@
 package slackbot
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
 	"go.uber.org/zap"
 )
 
@@ -26,9 +28,11 @@ const (
 func answerReserve(timeout time.Duration) time.Duration { return min(timeout/4, 2*time.Second) }
 
 // answerLeftovers tells the person behind every job the pool did not
-// finish, a few at a time, within d.
-func (b *Bot) answerLeftovers(d time.Duration) {
+// finish, and behind every envelope missed (never acked), a few at a time,
+// within d.
+func (b *Bot) answerLeftovers(d time.Duration, missed []job) {
 	queued, interrupted := b.pool.leftovers()
+	queued = append(queued, missed...)
 	if len(queued)+len(interrupted) == 0 {
 		return
 	}
@@ -53,6 +57,25 @@ func (b *Bot) answerLeftovers(d time.Duration) {
 	answer(queued, false)
 	answer(interrupted, true)
 	wg.Wait()
+}
+
+// unacked is the answer to an envelope the bot received but could not ack
+// before its socket closed: a click or a command. A modal submission needs
+// none: Slack keeps the modal open with an error, ready to submit again.
+func (b *Bot) unacked(ev socketmode.Event) (job, bool) {
+	switch data := ev.Data.(type) {
+	case slack.InteractionCallback:
+		if data.Type != slack.InteractionTypeBlockActions {
+			return job{}, false
+		}
+		to := replyTo{user: data.User.ID, channel: cmp.Or(data.Channel.ID, data.Container.ChannelID),
+			thread: cmp.Or(data.Container.ThreadTs, data.Message.ThreadTimestamp)}
+		log := b.log.With(zap.String("envelope_id", ev.Request.EnvelopeID), zap.String("slack_user", to.user))
+		return job{abandon: func(ctx context.Context, _ bool) { b.tell(ctx, to, textClickNotApplied, log) }}, true
+	case slack.SlashCommand:
+		return job{abandon: b.commandAbandoned(ev.Request.EnvelopeID, data)}, true
+	}
+	return job{}, false
 }
 
 // clickAbandoned answers a click on a button that decides (started: it may

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -124,5 +127,50 @@ func TestShutdownFinishesQueuedWorkWithinTheBound(t *testing.T) {
 	}
 	if posts := h.slack.ResponsePosts(); len(posts) != 1 || strings.Contains(string(posts[0].Body), "restarting") {
 		t.Errorf("command answers = %v, want the list", posts)
+	}
+}
+
+// TestEnvelopesMissedAtShutdownAreAnswered: a click and a command still in
+// the Socket Mode client when its socket closed were never acked; each
+// person is told privately and nothing is decided.
+func TestEnvelopesMissedAtShutdownAreAnswered(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a := h.request(workflow.Request{})
+	b := New(testConfig(), h.svc, h.api(nil), h.log)
+	b.sm = socketmode.New(b.api)
+	b.sm.Events <- socketmode.Event{
+		Type:    socketmode.EventTypeInteractive,
+		Request: &socketmode.Request{EnvelopeID: "e-click"},
+		Data: slack.InteractionCallback{
+			Type:      slack.InteractionTypeBlockActions,
+			User:      slack.User{ID: approver},
+			Channel:   slack.Channel{GroupConversation: slack.GroupConversation{Conversation: slack.Conversation{ID: a.Channel}}},
+			Container: slack.Container{ChannelID: a.Channel, MessageTs: a.MessageTS},
+			ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{
+				{ActionID: actionApprove, Value: a.ID},
+			}},
+		},
+	}
+	b.sm.Events <- socketmode.Event{
+		Type:    socketmode.EventTypeSlashCommand,
+		Request: &socketmode.Request{EnvelopeID: "e-command"},
+		Data:    slack.SlashCommand{Command: "/approvals", Text: "pending", UserID: approver2, ChannelID: channel},
+	}
+	b.sm.Events <- socketmode.Event{Type: socketmode.EventTypeHello}
+	socketDone := make(chan error)
+	close(socketDone)
+
+	missed := b.drain(socketDone)
+	b.answerLeftovers(5*time.Second, missed)
+
+	if got := h.ephemeralsTo(approver); !slices.Equal(got, []string{textClickNotApplied}) {
+		t.Errorf("the person who clicked was told %q", got)
+	}
+	if got := h.ephemeralsTo(approver2); len(got) != 1 || !strings.Contains(got[0], "did not answer `/approvals pending`") {
+		t.Errorf("the person who ran the command was told %q", got)
+	}
+	if !h.task(a).Open || h.message(a).Updates != 0 {
+		t.Error("a missed click changed something")
 	}
 }
