@@ -54,6 +54,12 @@ func TestAuthorBroadcastsNeverReachSlack(t *testing.T) {
 	h.submit(approver, h.slack.Views(approver)[1].ID, map[string]map[string]any{
 		"reason": {"reason": map[string]any{"type": "plain_text_input", "value": "No, " + authored}},
 	})
+	h.click(approver2, pending, "revise")
+	h.waitFor("revise modal for a value Slack would not send", func() bool { return len(h.slack.Views(approver2)) == 1 })
+	h.submit(approver2, h.slack.Views(approver2)[0].ID, map[string]map[string]any{
+		"preset": {"preset": map[string]any{"type": "radio_buttons", "selected_option": map[string]any{"value": "<!channel>"}}},
+	})
+	h.waitFor("refused", func() bool { return len(h.ephemeralsTo(approver2)) == 1 })
 	h.click(approver, approved, "approve_draft_0")
 	h.click(outsider, pending, "approve_draft_1")
 	for _, a := range []workflow.Approval{revised, rejected, approved} {

@@ -101,7 +101,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case workflow.ENOTFOUND:
 		b.tell(ctx, to, textNotFound, log)
 	default:
-		b.tell(ctx, to, workflow.ErrorMessage(err), log)
+		b.tell(ctx, to, escape(workflow.ErrorMessage(err)), log) // may quote what was submitted
 	}
 }
 
