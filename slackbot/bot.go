@@ -42,8 +42,8 @@ type Config struct {
 	// UpdateWorkers is how many message updates run at once.
 	UpdateWorkers int
 	// RetryBase and RetryMax shape the backoff of failed updates and of
-	// the workspace URL lookup at start; UpdateAttempts bounds the updates'
-	// before the sweeper takes over.
+	// the workspace URL lookup at start; UpdateAttempts bounds the tries of
+	// an update before the sweeper takes over.
 	RetryBase      time.Duration
 	RetryMax       time.Duration
 	UpdateAttempts int
@@ -142,8 +142,9 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 // Run connects to Slack and serves until ctx is cancelled or the tokens
 // are refused. On cancel it stops taking envelopes, lets acknowledged work
 // and queued message updates finish within Config.ShutdownTimeout (telling
-// people privately about work it had to leave undone), and returns nil. A refused token (invalid_auth, token_revoked, …) returns an
-// error. Run may be called once.
+// people privately about work it had to leave undone), and returns nil. A
+// refused token (invalid_auth, token_revoked, …) returns an error. Run may
+// be called once.
 func (b *Bot) Run(ctx context.Context) error {
 	if !b.started.CompareAndSwap(false, true) {
 		return errors.New("slackbot: Run called twice")
