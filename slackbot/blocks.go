@@ -94,7 +94,7 @@ func bodyBlocks(a workflow.Approval, chosen *int, room int) []slack.Block {
 		parts = append(parts, part{before: label + "\n", text: d, kind: plainText, max: maxSectionLen})
 	}
 	build := func(texts []string) []slack.Block {
-		blocks := []slack.Block{slack.NewHeaderBlock(plain(a.Title))}
+		blocks := []slack.Block{slack.NewHeaderBlock(plainAuthor(a.Title, maxHeaderLen))}
 		if hasSummary {
 			blocks = append(blocks, slack.NewSectionBlock(mrkdwn(texts[0]), nil, nil))
 			texts = texts[1:]

@@ -77,6 +77,16 @@ func withDrafts(a workflow.Approval) workflow.Approval {
 	return a
 }
 
+// withBroadcasts is a with author text full of broadcast mentions.
+func withBroadcasts(a workflow.Approval) workflow.Approval {
+	a.Title = "Ship it <!channel>"
+	a.Summary = "*Heads up* <!here|here>, <!everyone> and <!subteam^S0TEAM|@team>: see <https://example.com|the post> by <@U0AAA> in <#C0123>"
+	a.Fields = []workflow.Field{{Label: "Who <!here>", Value: "<!subteam^S0TEAM>"}, {Label: "When", Value: "<!date^1700000000^{date}|Nov 14> <!channel|channel>"}}
+	a.Drafts = []string{"Draft <!everyone>"}
+	a.RevisionPresets = []string{"Tell <!here>", "Shorter"}
+	return a
+}
+
 func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
 	d.DecidedBy, d.DecidedAt = "U0AAA", decided
 	a.Status, a.Decision, a.ClosedAt = workflow.StatusDecided, &d, decided
@@ -87,9 +97,10 @@ func TestRequestMessageGolden(t *testing.T) {
 	plain := sampleApproval()
 	plain.Summary, plain.Fields, plain.RequestedBy, plain.Deadline = "", nil, "", time.Time{}
 	tests := map[string]workflow.Approval{
-		"request":         sampleApproval(),
-		"request_drafts":  withDrafts(sampleApproval()),
-		"request_minimal": plain,
+		"request":            sampleApproval(),
+		"request_drafts":     withDrafts(sampleApproval()),
+		"request_minimal":    plain,
+		"request_broadcasts": withBroadcasts(sampleApproval()),
 	}
 	for name, a := range tests {
 		t.Run(name, func(t *testing.T) { golden(t, name, RequestMessage(a)) })
@@ -102,13 +113,15 @@ func TestOutcomeMessageGolden(t *testing.T) {
 	late := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
 	late.Status = workflow.StatusExpired
 	tests := map[string]workflow.Approval{
-		"outcome_approved":       decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}),
-		"outcome_approved_draft": decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
-		"outcome_rejected":       decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "Not <b>now</b>"}),
-		"outcome_revise":         decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "Cut the intro.\nKeep the end."}),
-		"outcome_skipped":        decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}),
-		"outcome_expired":        expired,
-		"outcome_expired_late":   late,
+		"outcome_approved":            decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}),
+		"outcome_approved_draft":      decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
+		"outcome_rejected":            decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "Not <b>now</b>"}),
+		"outcome_revise":              decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "Cut the intro.\nKeep the end."}),
+		"outcome_skipped":             decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}),
+		"outcome_expired":             expired,
+		"outcome_expired_late":        late,
+		"outcome_rejected_broadcasts": decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!channel>, ask <!subteam^S0TEAM|@team>"}),
+		"outcome_revise_broadcasts":   decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Tell <!here>", Text: "<!everyone> please"}),
 	}
 	for name, a := range tests {
 		t.Run(name, func(t *testing.T) {

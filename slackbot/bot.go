@@ -18,7 +18,10 @@ type Config struct {
 	// Acks never wait for them.
 	Workers int
 	// ShutdownTimeout bounds how long Run lets in-flight work and queued
-	// message updates finish after its context is cancelled.
+	// message updates finish after its context is cancelled. Clicks,
+	// submissions and commands not done when a reserve (a quarter of it, at
+	// most 2 s) is left are stopped, and the people behind them are told
+	// privately within the reserve.
 	ShutdownTimeout time.Duration
 	// AckTimeout bounds the sending of one ack.
 	AckTimeout time.Duration
@@ -38,8 +41,9 @@ type Config struct {
 	ReplyRate Rate
 	// UpdateWorkers is how many message updates run at once.
 	UpdateWorkers int
-	// RetryBase and RetryMax shape the backoff of failed updates;
-	// UpdateAttempts bounds them before the sweeper takes over.
+	// RetryBase and RetryMax shape the backoff of failed updates and of
+	// the workspace URL lookup at start; UpdateAttempts bounds the tries of
+	// an update before the sweeper takes over.
 	RetryBase      time.Duration
 	RetryMax       time.Duration
 	UpdateAttempts int
@@ -48,8 +52,6 @@ type Config struct {
 	// ping before it reconnects (socketmode.OptionPingInterval); 0 keeps
 	// slack-go's default of 30 s.
 	PingInterval time.Duration
-	// PermalinkBase is the start of message links in /approvals pending.
-	PermalinkBase string
 	// Command is the slash command's name, for the help text.
 	Command string
 }
@@ -69,7 +71,6 @@ func DefaultConfig() Config {
 		RetryBase:       time.Second,
 		RetryMax:        time.Minute,
 		UpdateAttempts:  8,
-		PermalinkBase:   "https://slack.com",
 		Command:         "/approvals",
 	}
 }
@@ -105,9 +106,6 @@ func (c Config) withDefaults() Config {
 	if c.ReplyRate.Events <= 0 {
 		c.ReplyRate = d.ReplyRate
 	}
-	if c.PermalinkBase == "" {
-		c.PermalinkBase = d.PermalinkBase
-	}
 	if c.Command == "" {
 		c.Command = d.Command
 	}
@@ -123,6 +121,7 @@ type Bot struct {
 	log       *zap.Logger
 	pool      *pool
 	updates   *updater
+	site      workspace
 	sm        *socketmode.Client
 	started   atomic.Bool
 }
@@ -134,7 +133,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 		logger = zap.NewNop()
 	}
 	cfg = cfg.withDefaults()
-	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger}
+	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger, site: workspace{api: api}}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
 	return b
@@ -142,9 +141,10 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 
 // Run connects to Slack and serves until ctx is cancelled or the tokens
 // are refused. On cancel it stops taking envelopes, lets acknowledged work
-// and queued message updates finish within Config.ShutdownTimeout, and
-// returns nil. A refused token (invalid_auth, token_revoked, …) returns an
-// error. Run may be called once.
+// and queued message updates finish within Config.ShutdownTimeout (telling
+// people privately about work it had to leave undone), and returns nil. A
+// refused token (invalid_auth, token_revoked, …) returns an error. Run may
+// be called once.
 func (b *Bot) Run(ctx context.Context) error {
 	if !b.started.CompareAndSwap(false, true) {
 		return errors.New("slackbot: Run called twice")
@@ -157,13 +157,20 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWork()
+	outbox, stopOutbox := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopOutbox()
 	poolDone := b.pool.run(work, b.cfg.Workers)
 	updatesDone := make(chan struct{})
-	go func() { defer close(updatesDone); b.updates.run(work) }()
+	go func() { defer close(updatesDone); b.updates.run(outbox) }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	defer stopSweep()
 	sweepDone := make(chan struct{})
 	go func() { defer close(sweepDone); b.sweep(sweepCtx) }()
+	siteDone := make(chan struct{})
+	go func() {
+		defer close(siteDone)
+		b.site.load(sweepCtx, b.cfg.CallTimeout, b.cfg.RetryBase, b.cfg.RetryMax, b.log)
+	}()
 
 	socketCtx, stopSocket := context.WithCancel(ctx)
 	defer stopSocket()
@@ -173,19 +180,22 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("slack bot starting", zap.Int("workers", b.cfg.Workers))
 	stopped, err := b.loop(ctx, socketDone)
 	stopSocket()
+	var missed []job
 	if !stopped {
-		b.drain(socketDone)
+		missed = b.drain(socketDone)
 	}
 
-	deadline := time.AfterFunc(b.cfg.ShutdownTimeout, stopWork)
-	defer deadline.Stop()
+	reserve := answerReserve(b.cfg.ShutdownTimeout)
+	workDeadline := time.AfterFunc(b.cfg.ShutdownTimeout-reserve, stopWork)
+	defer workDeadline.Stop()
+	outboxDeadline := time.AfterFunc(b.cfg.ShutdownTimeout, stopOutbox)
+	defer outboxDeadline.Stop()
 	stopSweep()
 	<-sweepDone
+	<-siteDone
 	b.pool.close()
 	<-poolDone
-	if n := b.pool.pending(); n > 0 {
-		b.log.Warn("shutdown deadline passed; acknowledged work dropped", zap.Int("dropped", n))
-	}
+	b.answerLeftovers(reserve, missed)
 	b.updates.stop()
 	<-updatesDone
 	b.log.Info("slack bot stopped")
@@ -214,17 +224,34 @@ func (b *Bot) loop(ctx context.Context, socketDone <-chan error) (stopped bool, 
 	}
 }
 
-// drain keeps the event channel moving until the socket has closed;
-// envelopes still queued there cannot be acked any more.
-func (b *Bot) drain(socketDone <-chan error) {
+// drain keeps the event channel moving until the socket has closed. The
+// envelopes still there cannot be acked any more (Slack shows the person an
+// error); the clicks and commands among them are returned, to be answered
+// like the work shutdown leaves undone.
+func (b *Bot) drain(socketDone <-chan error) []job {
+	var missed []job
+	take := func(ev socketmode.Event) {
+		if ev.Request == nil || ev.Request.EnvelopeID == "" {
+			return
+		}
+		b.log.Warn("envelope not acknowledged at shutdown", zap.String("envelope_id", ev.Request.EnvelopeID))
+		if j, ok := b.unacked(ev); ok {
+			missed = append(missed, j)
+		}
+	}
 	for {
 		select {
 		case <-socketDone:
-			return
-		case ev := <-b.sm.Events:
-			if ev.Request != nil && ev.Request.EnvelopeID != "" {
-				b.log.Warn("envelope dropped at shutdown", zap.String("envelope_id", ev.Request.EnvelopeID))
+			for {
+				select {
+				case ev := <-b.sm.Events:
+					take(ev)
+				default:
+					return missed
+				}
 			}
+		case ev := <-b.sm.Events:
+			take(ev)
 		}
 	}
 }

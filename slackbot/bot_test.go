@@ -339,7 +339,7 @@ func TestPendingCommand(t *testing.T) {
 		!strings.Contains(titles[0], mine1.Title) || !strings.Contains(titles[1], mine2.Title) {
 		t.Fatalf("answer = %+v", body)
 	}
-	if want := "/archives/" + channel + "/p" + strings.Replace(mine1.MessageTS, ".", "", 1); !strings.Contains(titles[0], want) {
+	if want := "<" + h.slack.URL() + "archives/" + channel + "/p" + strings.Replace(mine1.MessageTS, ".", "", 1) + "|"; !strings.Contains(titles[0], want) {
 		t.Errorf("no link %s in %q", want, titles[0])
 	}
 

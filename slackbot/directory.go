@@ -2,6 +2,8 @@ package slackbot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -17,7 +19,8 @@ type Directory struct {
 	api *slack.Client
 	ttl time.Duration
 	// grace is how long past ttl a cached answer is still served when a
-	// refresh fails.
+	// refresh fails: how long somebody removed from a group may still
+	// decide while Slack cannot say so.
 	grace time.Duration
 	// retry is how long a failed refresh is not repeated while a stale
 	// answer is served.
@@ -46,27 +49,51 @@ type groupLoad struct {
 // DefaultDirectoryTTL is how long group members are cached by default.
 const DefaultDirectoryTTL = time.Minute
 
+// Bounds of the stale grace (DirectoryStaleGrace).
+const (
+	DefaultStaleGrace = 2 * time.Minute
+	MaxStaleGrace     = 5 * time.Minute
+)
+
+// ErrMembershipUnknown is in the chain of GroupMembers' error when Slack
+// could not say who is in the group and no answer recent enough is cached.
+var ErrMembershipUnknown = errors.New("slack cannot confirm the members of the user group")
+
+// DirectoryOption changes a Directory.
+type DirectoryOption func(*Directory)
+
+// DirectoryStaleGrace sets how long past the TTL cached members are still
+// used while usergroups.users.list fails: from 0 (never) to MaxStaleGrace,
+// DefaultStaleGrace by default. Values outside are clamped.
+func DirectoryStaleGrace(d time.Duration) DirectoryOption {
+	return func(dir *Directory) { dir.grace = min(max(d, 0), MaxStaleGrace) }
+}
+
 // NewDirectory returns a Directory that caches each group's members for ttl
 // (DefaultDirectoryTTL when ttl <= 0).
-func NewDirectory(client *slack.Client, ttl time.Duration) *Directory {
+func NewDirectory(client *slack.Client, ttl time.Duration, opts ...DirectoryOption) *Directory {
 	if ttl <= 0 {
 		ttl = DefaultDirectoryTTL
 	}
-	return &Directory{
+	d := &Directory{
 		api:     client,
 		ttl:     ttl,
-		grace:   15 * time.Minute,
+		grace:   DefaultStaleGrace,
 		retry:   5 * time.Second,
 		now:     time.Now,
 		groups:  map[string]*groupEntry{},
 		loading: map[string]*groupLoad{},
 	}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
 }
 
 // GroupMembers implements workflow.Directory. Concurrent callers share one
 // lookup per group. When Slack fails, members cached within the grace
-// period are returned instead of the error. A group Slack does not know has
-// no members.
+// period are returned instead of the error; past it, the error wraps
+// ErrMembershipUnknown. A group Slack does not know has no members.
 func (d *Directory) GroupMembers(ctx context.Context, group string) ([]string, error) {
 	d.mu.Lock()
 	now := d.now()
@@ -117,7 +144,7 @@ func (d *Directory) load(ctx context.Context, group string, load *groupLoad) {
 		e.failedAt = now
 		load.members = e.members
 	default:
-		load.err = apiError("usergroups.users.list", err)
+		load.err = fmt.Errorf("%w: %w", ErrMembershipUnknown, apiError("usergroups.users.list", err))
 	}
 	close(load.done)
 }

@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -64,5 +65,50 @@ func TestDirectory(t *testing.T) {
 
 	if got, err := d.GroupMembers(ctx, "S404"); err != nil || len(got) != 0 {
 		t.Errorf("unknown group: %v, %v; want no members", got, err)
+	}
+}
+
+func TestDirectoryStaleGrace(t *testing.T) {
+	fs, err := fakeslack.Start(fakeslack.Options{Groups: map[string][]string{"S1": {"U1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fs.Close)
+	api := slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL()))
+	tests := []struct {
+		name  string
+		opts  []DirectoryOption
+		grace time.Duration
+	}{
+		{"default", nil, DefaultStaleGrace},
+		{"none", []DirectoryOption{DirectoryStaleGrace(0)}, 0},
+		{"longest", []DirectoryOption{DirectoryStaleGrace(MaxStaleGrace)}, MaxStaleGrace},
+		{"clamped", []DirectoryOption{DirectoryStaleGrace(time.Hour)}, MaxStaleGrace},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs.Heal("usergroups.users.list")
+			d := NewDirectory(api, time.Minute, tt.opts...)
+			clock := &fakeClock{t: time.Now()}
+			d.now = clock.now
+			ctx := context.Background()
+			if _, err := d.GroupMembers(ctx, "S1"); err != nil {
+				t.Fatal(err)
+			}
+			fs.FailMethod("usergroups.users.list", -1, 503)
+			if tt.grace > 0 {
+				clock.advance(time.Minute + tt.grace - time.Second)
+				if got, err := d.GroupMembers(ctx, "S1"); err != nil || !cmp.Equal(got, []string{"U1"}) {
+					t.Errorf("within the grace: %v, %v; want the cached members", got, err)
+				}
+				clock.advance(time.Second)
+			} else {
+				clock.advance(time.Minute)
+			}
+			got, err := d.GroupMembers(ctx, "S1")
+			if !errors.Is(err, ErrMembershipUnknown) || got != nil {
+				t.Errorf("past the grace: %v, %v; want ErrMembershipUnknown", got, err)
+			}
+		})
 	}
 }

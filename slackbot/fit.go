@@ -16,6 +16,8 @@ const (
 	maxSectionLen = 3000 // section text
 	maxFieldLen   = 2000 // one section field
 	maxLabelLen   = 150  // an escaped field label, so ten labels cannot fill a message
+	maxHeaderLen  = 150  // a header block's plain_text
+	maxOptionLen  = 75   // a radio button's plain_text
 	// maxBlocksLen is the budget for a message's blocks as the JSON slack-go
 	// sends (which spells <, > and & as \u003c…). Slack refuses 13,000.
 	maxBlocksLen = 12000
@@ -113,7 +115,9 @@ func escapedUnits(s string) []string {
 }
 
 // mrkdwnUnits splits the author's mrkdwn into runes, except that a link or
-// mention (<…>) and an entity (&amp;) stay whole.
+// mention (<…>) and an entity (&amp;) stay whole. Markup that authorMarkup
+// refuses (a broadcast such as <!here>) and a lone "<" are escaped, so they
+// show literally.
 func mrkdwnUnits(s string) []string {
 	units := make([]string, 0, len(s))
 	for len(s) > 0 {
@@ -128,7 +132,11 @@ func mrkdwnUnits(s string) []string {
 				n = end + 1
 			}
 		}
-		units, s = append(units, s[:n]), s[n:]
+		u := s[:n]
+		if u[0] == '<' && !authorMarkup(u) {
+			u = escape(u)
+		}
+		units, s = append(units, u), s[n:]
 	}
 	return units
 }

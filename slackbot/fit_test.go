@@ -42,7 +42,7 @@ func TestFit(t *testing.T) {
 		{"json budget", part{text: "&&&&", kind: plainText, max: 100}, 21, "&amp;&amp;…", true},
 		{"mrkdwn link whole", part{text: "see <https://example.com|the docs> now", max: 20}, 0, "see…", true},
 		{"mrkdwn entity whole", part{text: "x &amp; y", max: 8}, 0, "x &amp;…", true},
-		{"mrkdwn stray bracket", part{text: "a < b and more", max: 6}, 0, "a < b…", true},
+		{"mrkdwn stray bracket escaped", part{text: "a < b and more", max: 9}, 0, "a &lt; b…", true},
 		{"quoted lines", part{before: "> ", text: "a\nb<", kind: quotedText, max: 100}, 0, "> a\n> b&lt;", false},
 		{"quoted cut keeps markup whole", part{before: "> ", text: "ab\ncd", kind: quotedText, max: 6}, 0, "> ab…", true},
 	}

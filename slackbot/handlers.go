@@ -49,7 +49,17 @@ const (
 		"If it went through, the message will update by itself; otherwise please try again in a minute."
 	textNotFound  = "This approval no longer exists."
 	textSlowClick = "That took too long to open. Please click the button again."
+	textNoGroups  = "Cannot check your group membership right now; please try again shortly."
 )
+
+// failureText is the private answer to a failure that is not a domain
+// error.
+func failureText(err error) string {
+	if errors.Is(err, ErrMembershipUnknown) {
+		return textNoGroups
+	}
+	return textTransient
+}
 
 // decideClick handles Approve, Approve draft N and Skip.
 func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
@@ -72,7 +82,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case "":
 		if err != nil {
 			log.Error("decision failed", zap.Error(safeErr(err)))
-			b.tell(ctx, to, textTransient, log)
+			b.tell(ctx, to, failureText(err), log)
 			return
 		}
 		recorded := d
@@ -91,7 +101,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case workflow.ENOTFOUND:
 		b.tell(ctx, to, textNotFound, log)
 	default:
-		b.tell(ctx, to, workflow.ErrorMessage(err), log)
+		b.tell(ctx, to, escape(workflow.ErrorMessage(err)), log) // may quote what was submitted
 	}
 }
 
@@ -136,7 +146,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	if err := b.approvals.CanDecide(ctx2, a, c.user); err != nil {
 		if workflow.ErrorCode(err) != workflow.EFORBIDDEN {
 			log.Error("approver lookup failed", zap.Error(safeErr(err)))
-			b.tell(ctx, to, textTransient, log)
+			b.tell(ctx, to, failureText(err), log)
 			return
 		}
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
@@ -176,16 +186,24 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 			msg = Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
 			break
 		}
-		msg = PendingMessage(pending, time.Now(), b.cfg.PermalinkBase)
+		msg = PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
 	default:
 		msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
 	}
+	b.answerCommand(ctx, log, cmd, msg)
+}
+
+// answerCommand answers a slash command privately, through its response
+// URL when it has one.
+func (b *Bot) answerCommand(ctx context.Context, log *zap.Logger, cmd slack.SlashCommand, msg Message) {
 	if cmd.ResponseURL == "" {
 		b.tell(ctx, replyTo{user: cmd.UserID, channel: cmd.ChannelID}, msg.Text, log)
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
 	opts := append([]slack.MsgOption{slack.MsgOptionResponseURL(cmd.ResponseURL, slack.ResponseTypeEphemeral)}, msg.options()...)
-	if _, _, _, err := b.api.SendMessageContext(ctx2, "", opts...); err != nil {
+	if _, _, _, err := b.api.SendMessageContext(ctx, "", opts...); err != nil {
 		log.Warn("command answer not delivered", zap.Error(safeErr(err)))
 	}
 }

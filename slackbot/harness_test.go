@@ -42,7 +42,8 @@ type harness struct {
 	store   *workflowtest.Store
 	resumer *workflowtest.Resumer
 	svc     *workflow.Service
-	clock   atomic.Int64 // offset added to time.Now by the service clock
+	dir     *Directory
+	clock   atomic.Int64 // offset added to time.Now by the service and directory clocks
 	poster  *Poster
 	logs    *observer.ObservedLogs
 	logJSON *syncbuf.Buffer
@@ -72,13 +73,19 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	observed, logs := observer.New(zap.DebugLevel)
 	jsonCore := zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(h.logJSON), zap.DebugLevel)
 	h.logs, h.log = logs, zap.New(zapcore.NewTee(observed, jsonCore))
-	h.svc = workflow.NewService(h.store, h.resumer, NewDirectory(h.api(nil), time.Minute))
-	h.svc.Now = func() time.Time { return time.Now().Add(time.Duration(h.clock.Load())) }
+	h.dir = NewDirectory(h.api(nil), time.Minute)
+	h.dir.now = h.now
+	h.svc = workflow.NewService(h.store, h.resumer, h.dir)
+	h.svc.Now = h.now
 	h.poster = NewPoster(h.api(nil))
 	t.Cleanup(h.assertNoSecrets)
 	t.Cleanup(fs.Close)
 	return h
 }
+
+// now is the service's and the directory's clock: real time moved on by
+// h.clock.
+func (h *harness) now() time.Time { return time.Now().Add(time.Duration(h.clock.Load())) }
 
 // api is a Slack client for the fake; httpClient nil means a quick one.
 func (h *harness) api(httpClient *http.Client) *slack.Client {
@@ -164,6 +171,9 @@ func (h *harness) request(r workflow.Request) workflow.Approval {
 	}
 	if r.RequestedBy == "" {
 		r.RequestedBy = requester
+	}
+	if r.StateName == "" {
+		r.StateName = "Approve"
 	}
 	r.ExecutionARN = fmt.Sprintf("arn:aws:states:eu-west-1:123456789012:execution:demo:run-%d", n)
 	h.clock.Add(int64(time.Millisecond)) // distinct, increasing CreatedAt

@@ -44,7 +44,7 @@ func RejectModal(a workflow.Approval) slack.ModalViewRequest {
 func ReviseModal(a workflow.Approval) slack.ModalViewRequest {
 	options := make([]*slack.OptionBlockObject, 0, len(a.RevisionPresets))
 	for _, p := range a.RevisionPresets {
-		options = append(options, slack.NewOptionBlockObject(p, plain(p), nil))
+		options = append(options, slack.NewOptionBlockObject(p, plainAuthor(p, maxOptionLen), nil))
 	}
 	preset := slack.NewInputBlock(inputPreset, plain("Change"), nil, slack.NewRadioButtonsBlockElement(inputPreset, options...))
 	preset.Optional = true

@@ -14,6 +14,7 @@ func TestModalsGolden(t *testing.T) {
 	a := withDrafts(sampleApproval())
 	golden(t, "modal_reject", RejectModal(a))
 	golden(t, "modal_revise", ReviseModal(a))
+	golden(t, "modal_revise_broadcasts", ReviseModal(withBroadcasts(a)))
 	for _, v := range []slack.ModalViewRequest{RejectModal(a), ReviseModal(a)} {
 		for _, text := range []*slack.TextBlockObject{v.Title, v.Submit, v.Close} {
 			if n := len([]rune(text.Text)); n > 24 {

@@ -15,8 +15,9 @@ const maxListed = 20
 
 // PendingMessage answers /approvals pending: the approvals waiting for the
 // caller, oldest first, each with its age, deadline and a link to its
-// message (permalinks are built on base, such as "https://slack.com"). At
-// most 20 are listed, followed by how many more wait.
+// message (built on base, the workspace URL such as
+// "https://acme.slack.com/"; without base, a note says links are
+// unavailable). At most 20 are listed, followed by how many more wait.
 func PendingMessage(pending []workflow.Approval, now time.Time, base string) Message {
 	if len(pending) == 0 {
 		return Message{Text: "Nothing waiting for you.", Blocks: []slack.Block{
@@ -33,10 +34,13 @@ func PendingMessage(pending []workflow.Approval, now time.Time, base string) Mes
 	if rest := len(pending) - maxListed; rest > 0 {
 		tail = append(tail, slack.NewContextBlock("", mrkdwn(fmt.Sprintf("…and %d more.", rest))))
 	}
+	if base == "" {
+		tail = append(tail, slack.NewContextBlock("", mrkdwn("Links to the messages are unavailable right now: Slack did not say which workspace this is.")))
+	}
 	var parts []part
 	for _, a := range pending[:min(len(pending), maxListed)] {
 		before, after := "*", "*"
-		if a.MessageTS != "" {
+		if a.MessageTS != "" && base != "" {
 			before, after = "*<"+Permalink(base, a.Channel, a.MessageTS, a.ThreadTS)+"|", ">*"
 		}
 		due := "no deadline"

@@ -8,16 +8,24 @@ import (
 // pool runs acknowledged work on a fixed number of goroutines, so that the
 // event loop never waits for a decision and decisions never starve acks of
 // CPU. Its queue is unbounded: the event loop must never block, or the
-// Socket Mode client stops reading and misses pings.
+// Socket Mode client stops reading and misses pings. Work is never lost
+// silently: what the workers did not finish when their context ended is
+// handed back by leftovers.
 type pool struct {
-	mu     sync.Mutex
-	queue  []job
-	closed bool
-	signal chan struct{} // closed and replaced when work arrives
-	panics func(any)
+	mu          sync.Mutex
+	queue       []job
+	interrupted []job // started, and still running when the context ended
+	closed      bool
+	signal      chan struct{} // closed and replaced when work arrives
+	panics      func(any)
 }
 
-type job func(ctx context.Context)
+// job is acknowledged work: run does it; abandon, if not nil, tells the
+// person it was not done (started: it was cut short, so it may have been).
+type job struct {
+	run     func(ctx context.Context)
+	abandon func(ctx context.Context, started bool)
+}
 
 func newPool(panics func(any)) *pool {
 	return &pool{signal: make(chan struct{}), panics: panics}
@@ -33,9 +41,6 @@ func (p *pool) pushFront(j job) { p.add(j, true) }
 func (p *pool) add(j job, front bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
-		return
-	}
 	if front {
 		p.queue = append([]job{j}, p.queue...)
 	} else {
@@ -45,7 +50,7 @@ func (p *pool) add(j job, front bool) {
 	p.signal = make(chan struct{})
 }
 
-// close stops taking work; workers finish what is queued, then return.
+// close lets the workers return once the queue is empty.
 func (p *pool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -54,11 +59,15 @@ func (p *pool) close() {
 	p.signal = make(chan struct{})
 }
 
-// pending counts queued work not yet started.
-func (p *pool) pending() int {
+// leftovers takes the work the workers did not finish: still queued (never
+// started) and cut short by the end of their context. Call it after the
+// workers have returned.
+func (p *pool) leftovers() (queued, interrupted []job) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.queue)
+	queued, interrupted = p.queue, p.interrupted
+	p.queue, p.interrupted = nil, nil
+	return queued, interrupted
 }
 
 // run starts n workers and returns a channel closed when all have
@@ -84,12 +93,12 @@ func (p *pool) run(ctx context.Context, n int) <-chan struct{} {
 func (p *pool) next(ctx context.Context) (job, bool) {
 	for {
 		if ctx.Err() != nil {
-			return nil, false
+			return job{}, false
 		}
 		p.mu.Lock()
 		if len(p.queue) > 0 {
 			j := p.queue[0]
-			p.queue[0] = nil
+			p.queue[0] = job{}
 			p.queue = p.queue[1:]
 			p.mu.Unlock()
 			return j, true
@@ -97,11 +106,11 @@ func (p *pool) next(ctx context.Context) (job, bool) {
 		closed, signal := p.closed, p.signal
 		p.mu.Unlock()
 		if closed {
-			return nil, false
+			return job{}, false
 		}
 		select {
 		case <-ctx.Done():
-			return nil, false
+			return job{}, false
 		case <-signal:
 		}
 	}
@@ -112,6 +121,11 @@ func (p *pool) do(ctx context.Context, j job) {
 		if r := recover(); r != nil && p.panics != nil {
 			p.panics(r)
 		}
+		if ctx.Err() != nil {
+			p.mu.Lock()
+			p.interrupted = append(p.interrupted, j)
+			p.mu.Unlock()
+		}
 	}()
-	j(ctx)
+	j.run(ctx)
 }

@@ -55,7 +55,10 @@ func (b *Bot) route(ev socketmode.Event) {
 	case socketmode.EventTypeSlashCommand:
 		b.ack(req.EnvelopeID, nil)
 		if cmd, ok := ev.Data.(slack.SlashCommand); ok {
-			b.pool.push(func(ctx context.Context) { b.command(ctx, req.EnvelopeID, cmd) })
+			b.pool.push(job{
+				run:     func(ctx context.Context) { b.command(ctx, req.EnvelopeID, cmd) },
+				abandon: b.commandAbandoned(req.EnvelopeID, cmd),
+			})
 		}
 	case socketmode.EventTypeEventsAPI:
 		b.ignore(req, "events_api")
@@ -131,13 +134,13 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 	case act.ActionID == actionSkip:
 		d.Action = workflow.ActionSkip
 	case act.ActionID == actionReject, act.ActionID == actionRevise:
-		b.pool.pushFront(func(ctx context.Context) { b.openModal(ctx, c) })
+		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
 		return
 	default:
 		log.Warn("unknown button ignored")
 		return
 	}
-	b.pool.push(func(ctx context.Context) { b.decideClick(ctx, c, d) })
+	b.pool.push(job{run: func(ctx context.Context) { b.decideClick(ctx, c, d) }, abandon: b.clickAbandoned(c)})
 }
 
 // submitModal checks a submitted modal before acking it: errors go back
@@ -163,7 +166,8 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	}
 	d.DecidedBy = cb.User.ID
 	to := replyTo{user: cb.User.ID}
-	b.pool.push(func(ctx context.Context) { b.decide(ctx, to, id, d, log.With(zap.String("approval_id", id))) })
+	log = log.With(zap.String("approval_id", id))
+	b.pool.push(job{run: func(ctx context.Context) { b.decide(ctx, to, id, d, log) }, abandon: b.submitAbandoned(cb.User.ID, id, log)})
 }
 
 // ignore acks an envelope the app does not handle.

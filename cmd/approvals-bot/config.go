@@ -23,6 +23,7 @@ type config struct {
 	Workers          int
 	UpdatesPerMinute int
 	SweepInterval    time.Duration
+	GroupStaleGrace  time.Duration
 	LogLevel         zapcore.Level
 }
 
@@ -40,6 +41,7 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		Workers:          defaults.Workers,
 		UpdatesPerMinute: defaults.UpdateRate.Events,
 		SweepInterval:    defaults.SweepInterval,
+		GroupStaleGrace:  slackbot.DefaultStaleGrace,
 		LogLevel:         zapcore.InfoLevel,
 	}
 	if c.Table == "" {
@@ -80,6 +82,13 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	}
 	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {
 		return c, err
+	}
+	if v := getenv("APPROVALS_GROUP_STALE_GRACE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > slackbot.MaxStaleGrace {
+			return c, fmt.Errorf("APPROVALS_GROUP_STALE_GRACE must be a duration from 0s to %s such as 2m, not %q", slackbot.MaxStaleGrace, v)
+		}
+		c.GroupStaleGrace = d
 	}
 	return c, nil
 }

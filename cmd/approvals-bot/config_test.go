@@ -24,8 +24,21 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 50 {
+	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 50 ||
+		c.GroupStaleGrace != 2*time.Minute {
 		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestLoadConfigGroupStaleGrace(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]time.Duration{"0s": 0, "30s": 30 * time.Second, "5m": 5 * time.Minute} {
+		kv := fullEnv()
+		kv["APPROVALS_GROUP_STALE_GRACE"] = v
+		c, err := loadConfig(env(kv), false)
+		if err != nil || c.GroupStaleGrace != want {
+			t.Errorf("APPROVALS_GROUP_STALE_GRACE=%s: %v, %v; want %v", v, c.GroupStaleGrace, err, want)
+		}
 	}
 }
 
@@ -47,6 +60,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "api url without slash", set: map[string]string{"SLACK_API_URL": "http://127.0.0.1:1/api"}, want: "SLACK_API_URL must end with a slash"},
 		{name: "workers", set: map[string]string{"APPROVALS_WORKERS": "0"}, want: "APPROVALS_WORKERS must be a whole number"},
 		{name: "sweep", set: map[string]string{"APPROVALS_SWEEP_INTERVAL": "soon"}, want: "APPROVALS_SWEEP_INTERVAL must be a duration"},
+		{name: "group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "a while"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
+		{name: "negative group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "-1m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
+		{name: "long group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "15m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration from 0s to 5m0s"},
 		{name: "log level", set: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
 		{name: "log level zap knows but we do not document", set: map[string]string{"LOG_LEVEL": "fatal"}, want: "LOG_LEVEL"},
 		{name: "log level with -create-table", unset: "SLACK_BOT_TOKEN", set: map[string]string{"LOG_LEVEL": "loud"}, tableOnly: true, want: "LOG_LEVEL"},

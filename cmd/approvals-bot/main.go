@@ -73,7 +73,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	svc := workflow.NewService(
 		dynamo.New(ddb, cfg.Table),
 		stepfunctions.New(sfn.NewFromConfig(awsCfg)),
-		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL),
+		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
 	)
 
 	botCfg := slackbot.DefaultConfig()

@@ -182,9 +182,6 @@ func (s *Stack) StartBot(i int) error {
 	}
 	api := s.slackClient(true)
 	cfg := s.opts.Bot
-	if cfg.PermalinkBase == "" {
-		cfg.PermalinkBase = "https://slack.example"
-	}
 	logger := s.logger.With(zap.String("service", "approvals-bot"), zap.Int("replica", i))
 	bot := slackbot.New(cfg, s.newService(slackbot.NewDirectory(api, time.Minute)), api, logger)
 	ctx, cancel := context.WithCancel(context.Background())

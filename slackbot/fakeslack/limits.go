@@ -2,6 +2,7 @@ package fakeslack
 
 import (
 	"math"
+	"net/url"
 	"slices"
 	"time"
 )
@@ -26,6 +27,7 @@ type fault struct {
 
 type apiState struct {
 	calls   map[string]int
+	params  map[string][]url.Values
 	windows map[string]*window
 	faults  map[string]*fault
 	groups  map[string][]string
@@ -37,6 +39,7 @@ func (a *apiState) init(groups map[string][]string) {
 		a.groups[id] = slices.Clone(members)
 	}
 	a.calls = map[string]int{}
+	a.params = map[string][]url.Values{}
 	a.windows = map[string]*window{}
 	a.faults = map[string]*fault{}
 }
@@ -65,6 +68,19 @@ func (s *Server) Calls(method string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.api.calls[method]
+}
+
+// Params returns the parameters of every readable call of a Web API method, in arrival order,
+// without the token: form fields, or the top-level members of a JSON body (non-string values as
+// JSON text).
+func (s *Server) Params(method string) []url.Values {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]url.Values, 0, len(s.api.params[method]))
+	for _, p := range s.api.params[method] {
+		out = append(out, withoutToken(p))
+	}
+	return out
 }
 
 // injectedFailureLocked consumes one injected failure of method, if any, and returns its status.

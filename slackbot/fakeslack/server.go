@@ -155,6 +155,10 @@ func (s *Server) Close() {
 // APIURL is the Web API base URL with its trailing slash, for slack.OptionAPIURL.
 func (s *Server) APIURL() string { return s.base + "/api/" }
 
+// URL is the workspace URL auth.test reports, with its trailing slash, as Slack's
+// "https://acme.slack.com/". Message links start with it.
+func (s *Server) URL() string { return s.base + "/" }
+
 // BotToken is the xoxb token the fake accepts.
 func (s *Server) BotToken() string { return s.opts.BotToken }
 

@@ -46,6 +46,9 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.api.calls[method]++
+	if err == nil {
+		s.api.params[method] = append(s.api.params[method], withoutToken(req.params))
+	}
 	s.notifyLocked()
 	status, failed := s.injectedFailureLocked(method)
 	var retryAfter int
@@ -130,6 +133,16 @@ func readAPIRequest(r *http.Request) (*apiRequest, error) {
 	return req, nil
 }
 
+func withoutToken(params url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range params {
+		if k != "token" {
+			out[k] = slices.Clone(v)
+		}
+	}
+	return out
+}
+
 // authenticate never puts the token into the error: Slack does not either.
 func (s *Server) authenticate(token string, wantApp bool) *apiError {
 	want, other := s.opts.BotToken, s.opts.AppToken
@@ -164,7 +177,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (s *Server) authTest(*apiRequest) (map[string]any, *apiError) {
 	return map[string]any{
-		"url":     s.base + "/",
+		"url":     s.URL(),
 		"team":    "Fake Workspace",
 		"user":    "approvals",
 		"team_id": s.opts.TeamID,

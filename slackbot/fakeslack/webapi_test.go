@@ -23,8 +23,8 @@ func TestAuthTest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("AuthTest: %v", err)
 	}
-	if got.UserID != "UBOT" || got.BotID != "BBOT" || got.TeamID != "T0FAKE" {
-		t.Errorf("AuthTest = %+v, want UBOT/BBOT/T0FAKE", got)
+	if got.UserID != "UBOT" || got.BotID != "BBOT" || got.TeamID != "T0FAKE" || got.URL != s.URL() {
+		t.Errorf("AuthTest = %+v, want UBOT/BBOT/T0FAKE and the workspace URL %s", got, s.URL())
 	}
 }
 
@@ -399,5 +399,30 @@ func TestUnknownMethod(t *testing.T) {
 	got := postJSON(t, s, "chat.scheduleMessage", `{}`)
 	if got["error"] != "unknown_method" {
 		t.Errorf("got %v, want unknown_method", got)
+	}
+}
+
+func TestParamsRecordsCallsWithoutTheToken(t *testing.T) {
+	s := newServer(t, fakeslack.Options{})
+	api := newAPI(t, s, s.BotToken())
+	if _, _, err := api.PostMessage("C1", slack.MsgOptionText("hi", false), slack.MsgOptionLinkNames(true)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := api.PostMessage("C1", slack.MsgOptionText("again", false)); err != nil {
+		t.Fatal(err)
+	}
+	got := s.Params("chat.postMessage")
+	if len(got) != 2 {
+		t.Fatalf("%d calls recorded, want 2", len(got))
+	}
+	if got[0].Get("text") != "hi" || got[0].Get("link_names") != "true" || got[0].Has("token") {
+		t.Errorf("first call = %v, want text hi, link_names true and no token", got[0])
+	}
+	if got[1].Has("link_names") || got[1].Get("text") != "again" {
+		t.Errorf("second call = %v", got[1])
+	}
+	got[0].Set("text", "changed")
+	if s.Params("chat.postMessage")[0].Get("text") != "hi" {
+		t.Error("Params returned the fake's own copy")
 	}
 }

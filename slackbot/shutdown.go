@@ -1,0 +1,132 @@
+package slackbot
+
+import (
+	"cmp"
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+	"go.uber.org/zap"
+)
+
+// Answers to acknowledged work that shutdown left undone: queued work was
+// never started, so nothing was decided; work cut short may have been.
+const (
+	textClickNotApplied  = "Your click was not applied because the bot was restarting; nothing was decided. Please click again."
+	textClickCut         = "The bot was restarting while applying your click. If it went through, the message will update by itself shortly; otherwise please click again."
+	textSubmitNotApplied = "Your answer in the form was not applied because the bot was restarting; nothing was decided. Please click the button again."
+	textSubmitCut        = "The bot was restarting while applying your answer in the form. If it went through, the message will update by itself shortly; otherwise please click the button again."
+	textOpenNotDone      = "The form did not open because the bot was restarting. Please click the button again."
+	textOpenCut          = "The bot was restarting while opening the form. If no form opened, please click the button again."
+)
+
+// answerReserve is the part of the shutdown timeout kept for telling people
+// about work the drain did not finish.
+func answerReserve(timeout time.Duration) time.Duration { return min(timeout/4, 2*time.Second) }
+
+// answerLeftovers tells the person behind every job the pool did not
+// finish, and behind every envelope missed (never acked), a few at a time,
+// within d.
+func (b *Bot) answerLeftovers(d time.Duration, missed []job) {
+	queued, interrupted := b.pool.leftovers()
+	queued = append(queued, missed...)
+	if len(queued)+len(interrupted) == 0 {
+		return
+	}
+	b.log.Warn("shutdown deadline passed; answering the work not done",
+		zap.Int("not_started", len(queued)), zap.Int("cut_short", len(interrupted)))
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	slots := make(chan struct{}, b.cfg.Workers)
+	var wg sync.WaitGroup
+	answer := func(jobs []job, started bool) {
+		for _, j := range jobs {
+			if j.abandon == nil {
+				continue
+			}
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				j.abandon(ctx, started)
+			})
+		}
+	}
+	answer(queued, false)
+	answer(interrupted, true)
+	wg.Wait()
+}
+
+// unacked is the answer to an envelope the bot received but could not ack
+// before its socket closed: a click or a command. A modal submission needs
+// none: Slack keeps the modal open with an error, ready to submit again.
+func (b *Bot) unacked(ev socketmode.Event) (job, bool) {
+	switch data := ev.Data.(type) {
+	case slack.InteractionCallback:
+		if data.Type != slack.InteractionTypeBlockActions {
+			return job{}, false
+		}
+		to := replyTo{user: data.User.ID, channel: cmp.Or(data.Channel.ID, data.Container.ChannelID),
+			thread: cmp.Or(data.Container.ThreadTs, data.Message.ThreadTimestamp)}
+		log := b.log.With(zap.String("envelope_id", ev.Request.EnvelopeID), zap.String("slack_user", to.user))
+		return job{abandon: func(ctx context.Context, _ bool) { b.tell(ctx, to, textClickNotApplied, log) }}, true
+	case slack.SlashCommand:
+		return job{abandon: b.commandAbandoned(ev.Request.EnvelopeID, data)}, true
+	}
+	return job{}, false
+}
+
+// clickAbandoned answers a click on a button that decides (started: it may
+// have been applied).
+func (b *Bot) clickAbandoned(c click) func(context.Context, bool) {
+	return func(ctx context.Context, started bool) {
+		text := textClickNotApplied
+		if started {
+			text = textClickCut
+		}
+		b.tell(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, text, c.logger(b.log))
+	}
+}
+
+// openAbandoned answers a click that opens a modal.
+func (b *Bot) openAbandoned(c click) func(context.Context, bool) {
+	return func(ctx context.Context, started bool) {
+		text := textOpenNotDone
+		if started {
+			text = textOpenCut
+		}
+		b.tell(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, text, c.logger(b.log))
+	}
+}
+
+// submitAbandoned answers a modal submission beside the approval's message
+// (a submission carries no channel).
+func (b *Bot) submitAbandoned(user, id string, log *zap.Logger) func(context.Context, bool) {
+	return func(ctx context.Context, started bool) {
+		text := textSubmitNotApplied
+		if started {
+			text = textSubmitCut
+		}
+		a, err := b.lookup(ctx, id)
+		if err != nil {
+			log.Warn("nowhere to answer a submission left undone at shutdown", zap.Error(safeErr(err)))
+			return
+		}
+		b.tell(ctx, replyTo{user: user}.within(a), text, log)
+	}
+}
+
+// commandAbandoned answers a slash command through its response URL.
+func (b *Bot) commandAbandoned(envelopeID string, cmd slack.SlashCommand) func(context.Context, bool) {
+	return func(ctx context.Context, started bool) {
+		log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cmd.UserID), zap.String("action", "command"))
+		typed := strings.TrimSpace(cmd.Command + " " + cmd.Text)
+		text := "The bot was restarting and did not answer `" + escape(typed) + "`. Please try again."
+		if started {
+			text = "The bot was restarting while answering `" + escape(typed) + "`. If no answer appeared, please try again."
+		}
+		b.answerCommand(ctx, log, cmd, Message{Text: text})
+	}
+}

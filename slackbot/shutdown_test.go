@@ -1,0 +1,176 @@
+package slackbot
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// queueBehindStuckDecision starts a one-worker bot whose decisions wait for
+// gate, opens a reject modal on submitted, and leaves one decision in
+// flight (on inflight) so that everything sent next waits in the queue.
+func queueBehindStuckDecision(t *testing.T, h *harness, cfg Config, gate gatedApprovals, inflight, submitted workflow.Approval) *runningBot {
+	t.Helper()
+	cfg.Workers = 1
+	rb := h.startBot(cfg, gate)
+	h.click(approver, submitted, "reject")
+	h.waitFor("modal", func() bool { return len(h.slack.Views(approver)) == 1 })
+	h.click(approver, inflight, "approve")
+	<-gate.entered
+	return rb
+}
+
+func (h *harness) acked(env string, err error) {
+	h.t.Helper()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if _, err := h.slack.WaitAck(context.Background(), env); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestShutdownAnswersWorkItCouldNotDo: clicks, a submission and a command
+// still queued at the drain deadline are not done, nothing is decided for
+// them, and each person is told privately; the decision cut short is
+// answered as one that may have gone through.
+func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	gate := gatedApprovals{Approvals: h.svc, entered: make(chan struct{}, 10), release: make(chan struct{})}
+	cfg := testConfig()
+	cfg.ShutdownTimeout = 4 * time.Second
+	cfg.CallTimeout = time.Minute // the decision in flight is stuck until the drain deadline
+	req := workflow.Request{RevisionPresets: []string{"Shorter"}}
+	inflight, submitted, clicked, opened := h.request(req), h.request(req), h.request(req), h.request(req)
+	rb := queueBehindStuckDecision(t, h, cfg, gate, inflight, submitted)
+
+	h.acked(h.slack.Submit(approver, h.slack.Views(approver)[0].ID, map[string]map[string]any{
+		"reason": {"reason": map[string]any{"type": "plain_text_input", "value": "not now"}},
+	}))
+	h.acked(h.slack.Click(approver, clicked.Channel, clicked.MessageTS, "approve", clicked.ID))
+	h.acked(h.slack.Click(approver, opened.Channel, opened.MessageTS, "revise", opened.ID))
+	h.acked(h.slack.Slash(approver2, channel, "/approvals", "pending"))
+	if err := rb.stop(t); err != nil {
+		t.Fatal(err)
+	}
+
+	got := h.ephemeralsTo(approver)
+	slices.Sort(got)
+	want := []string{textClickCut, textClickNotApplied, textOpenNotDone, textSubmitNotApplied}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("approver was told:\n%q\nwant:\n%q", got, want)
+	}
+	for _, m := range h.slack.Ephemerals(approver) {
+		if m.Channel != channel {
+			t.Errorf("%q shown in %s, not beside the request", m.Text, m.Channel)
+		}
+	}
+	posts := h.slack.ResponsePosts()
+	if len(posts) != 1 || !strings.Contains(string(posts[0].Body), "The bot was restarting and did not answer `/approvals pending`. Please try again.") {
+		t.Errorf("command answers = %v", posts)
+	}
+	for _, a := range []workflow.Approval{inflight, submitted, clicked, opened} {
+		if !h.task(a).Open || h.get(a).Status != workflow.StatusPending || h.message(a).Updates != 0 {
+			t.Errorf("%s changed though its work was not done", a.Title)
+		}
+	}
+	if n := len(h.slack.Views(approver)); n != 1 {
+		t.Errorf("%d modals opened, want only the first", n)
+	}
+}
+
+// TestShutdownFinishesQueuedWorkWithinTheBound: work queued behind a slow
+// decision is done when the drain allows it, and nobody is told to retry.
+func TestShutdownFinishesQueuedWorkWithinTheBound(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	gate := gatedApprovals{Approvals: h.svc, entered: make(chan struct{}, 10), release: make(chan struct{})}
+	cfg := testConfig()
+	cfg.ShutdownTimeout = 20 * time.Second
+	inflight, submitted, clicked := h.request(workflow.Request{}), h.request(workflow.Request{}), h.request(workflow.Request{})
+	rb := queueBehindStuckDecision(t, h, cfg, gate, inflight, submitted)
+
+	h.acked(h.slack.Submit(approver, h.slack.Views(approver)[0].ID, map[string]map[string]any{
+		"reason": {"reason": map[string]any{"type": "plain_text_input", "value": "not now"}},
+	}))
+	h.acked(h.slack.Click(approver, clicked.Channel, clicked.MessageTS, "approve", clicked.ID))
+	h.acked(h.slack.Slash(approver, channel, "/approvals", "pending"))
+	stopped := make(chan error, 1)
+	go func() { stopped <- rb.stop(t) }()
+	h.waitFor("socket closed", func() bool { return h.slack.Connections() == 0 })
+	close(gate.release)
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+
+	if h.task(inflight).Open || h.task(clicked).Open || h.task(submitted).Error != "Rejected" {
+		t.Error("queued decisions were not made before stopping")
+	}
+	for _, a := range []workflow.Approval{inflight, submitted, clicked} {
+		if h.message(a).Updates == 0 {
+			t.Errorf("%s: message not updated before stopping", a.Title)
+		}
+	}
+	for _, got := range h.ephemeralsTo(approver) {
+		if strings.Contains(got, "restarting") {
+			t.Errorf("approver was told %q", got)
+		}
+	}
+	if posts := h.slack.ResponsePosts(); len(posts) != 1 || strings.Contains(string(posts[0].Body), "restarting") {
+		t.Errorf("command answers = %v, want the list", posts)
+	}
+}
+
+// TestEnvelopesMissedAtShutdownAreAnswered: a click and a command still in
+// the Socket Mode client when its socket closed were never acked; each
+// person is told privately and nothing is decided.
+func TestEnvelopesMissedAtShutdownAreAnswered(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a := h.request(workflow.Request{})
+	b := New(testConfig(), h.svc, h.api(nil), h.log)
+	b.sm = socketmode.New(b.api)
+	b.sm.Events <- socketmode.Event{
+		Type:    socketmode.EventTypeInteractive,
+		Request: &socketmode.Request{EnvelopeID: "e-click"},
+		Data: slack.InteractionCallback{
+			Type:      slack.InteractionTypeBlockActions,
+			User:      slack.User{ID: approver},
+			Channel:   slack.Channel{GroupConversation: slack.GroupConversation{Conversation: slack.Conversation{ID: a.Channel}}},
+			Container: slack.Container{ChannelID: a.Channel, MessageTs: a.MessageTS},
+			ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{
+				{ActionID: actionApprove, Value: a.ID},
+			}},
+		},
+	}
+	b.sm.Events <- socketmode.Event{
+		Type:    socketmode.EventTypeSlashCommand,
+		Request: &socketmode.Request{EnvelopeID: "e-command"},
+		Data:    slack.SlashCommand{Command: "/approvals", Text: "pending", UserID: approver2, ChannelID: channel},
+	}
+	b.sm.Events <- socketmode.Event{Type: socketmode.EventTypeHello}
+	socketDone := make(chan error)
+	close(socketDone)
+
+	missed := b.drain(socketDone)
+	b.answerLeftovers(5*time.Second, missed)
+
+	if got := h.ephemeralsTo(approver); !slices.Equal(got, []string{textClickNotApplied}) {
+		t.Errorf("the person who clicked was told %q", got)
+	}
+	if got := h.ephemeralsTo(approver2); len(got) != 1 || !strings.Contains(got[0], "did not answer `/approvals pending`") {
+		t.Errorf("the person who ran the command was told %q", got)
+	}
+	if !h.task(a).Open || h.message(a).Updates != 0 {
+		t.Error("a missed click changed something")
+	}
+}
