@@ -41,6 +41,18 @@ func lambdaAPI(t *testing.T, fn fakelambda.Handler) (*fakelambda.Server, *lambda
 	return s, lambda.New(client)
 }
 
+// nextInvocation waits for the function's next invocation.
+func nextInvocation(t *testing.T, api *fakelambda.Server) fakelambda.Invocation {
+	t.Helper()
+	select {
+	case got := <-api.Invocations():
+		return got
+	case <-testContext(t).Done():
+		t.Fatal("the function was not invoked")
+	}
+	return fakelambda.Invocation{}
+}
+
 func accept(context.Context, []byte) ([]byte, error) { return nil, nil }
 
 func event(status, marker string) []byte {
@@ -61,7 +73,7 @@ func TestDeliverInvokesTheFunctionWithMatchingEvents(t *testing.T) {
 		rule.Deliver(ctx, event(status, "m"))
 	}
 	for _, want := range []string{"FAILED", "ABORTED"} {
-		got := <-api.Invocations()
+		got := nextInvocation(t, api)
 		if got.InvocationType != "Event" || string(got.Payload) != string(event(want, "m")) {
 			t.Errorf("invocation %s %s, want the %s event as it was", got.InvocationType, got.Payload, want)
 		}
@@ -99,7 +111,7 @@ func TestDeliverRetriesThenLogs(t *testing.T) {
 
 			failed := logs.FilterMessage("event delivery failed").All()
 			if tt.delivered {
-				if got := <-api.Invocations(); !strings.Contains(string(got.Payload), "secret-marker") {
+				if got := nextInvocation(t, api); !strings.Contains(string(got.Payload), "secret-marker") {
 					t.Errorf("invocation payload %s", got.Payload)
 				}
 				if len(failed) != 0 {
@@ -222,8 +234,13 @@ func TestRuleWithTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Step Functions Execution Status Change RUNNING ", "Step Functions Execution Status Change FAILED Rejected"} {
-		if g := <-got; g != want {
-			t.Errorf("the function saw %q, want %q", g, want)
+		select {
+		case g := <-got:
+			if g != want {
+				t.Errorf("the function saw %q, want %q", g, want)
+			}
+		case <-ctx.Done():
+			t.Fatalf("the function never saw %q", want)
 		}
 	}
 }
