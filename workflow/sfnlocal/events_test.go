@@ -92,6 +92,19 @@ func (l *eventLog) drained(t *testing.T, h *harness) {
 	l.nextFor(t, arn, StatusSucceeded)
 }
 
+// receive waits for a value from ch, failing the test after ten seconds.
+func receive[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-ctx(t).Done():
+		t.Fatal("nothing received")
+	}
+	var zero T
+	return zero
+}
+
 var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 // normalise replaces an event's random id, once checked, by a fixed one.
@@ -246,7 +259,7 @@ func TestStatusChangeEventsFollowTheHistory(t *testing.T) {
 	}
 	statuses := map[string]int{}
 	for range 8 {
-		s := <-got
+		s := receive(t, got)
 		statuses[s.status]++
 		if !slices.Contains(s.history, lastEvent[s.status]) {
 			t.Errorf("%s event: the history %v lacks %s", s.status, s.history, lastEvent[s.status])
@@ -356,7 +369,7 @@ func TestBlockedEventSinkDoesNotStallExecutions(t *testing.T) {
 	machine := h.create(`{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}}`)
 
 	firstArn := h.start(machine, `{}`)
-	<-entered // the sink now holds the RUNNING event of the first execution
+	receive(t, entered) // the sink now holds the RUNNING event of the first execution
 	h.wait(firstArn)
 	var arns []string
 	for range 10 {
@@ -378,7 +391,7 @@ func TestBlockedEventSinkDoesNotStallExecutions(t *testing.T) {
 	releaseOnce.Do(func() { close(release) })
 	var got []string
 	for range 3 { // the one the sink held and the two the buffer kept
-		ev := <-delivered
+		ev := receive(t, delivered)
 		got = append(got, ev.Detail.ExecutionArn+" "+ev.Detail.Status)
 	}
 	want := []string{firstArn + " RUNNING", firstArn + " SUCCEEDED", arns[0] + " RUNNING"}
@@ -410,7 +423,7 @@ func TestCloseStopsEventDelivery(t *testing.T) {
 	waiting := h.create(`{"StartAt":"W","States":{"W":{"Type":"Wait","Seconds":3600,"End":true}}}`)
 	h.start(waiting, `{}`)
 	h.start(waiting, `{}`)
-	<-entered
+	receive(t, entered)
 
 	e.Close()
 	select {
