@@ -150,9 +150,11 @@ func (q *eventQueue) stop() {
 // startDate, stopDate (epoch milliseconds; null while running), input,
 // output, stateMachineVersionArn, stateMachineAliasArn, redriveCount,
 // redriveDate, redriveStatus, redriveStatusReason, inputDetails,
-// outputDetails, error and cause, each null when it has no value. This
-// engine has no versions, aliases or redrive, so those are null, null,
-// 0 and null.
+// outputDetails, error and cause, each null when it has no value. (The
+// 2019 page, awsdocs/aws-step-functions-developer-guide
+// doc_source/cw-events.md, shows the first nine detail members only; the
+// others came with versions, aliases and redrive in 2023.) This engine has
+// no versions, aliases or redrive, so those are null, null, 0 and null.
 func (c statusChange) document(id, region, account string) []byte {
 	detail := jsonvalue.NewObject(18)
 	detail.Set("executionArn", c.arn)
