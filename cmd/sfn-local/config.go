@@ -4,8 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+	"time"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
 )
 
 // config is what sfn-local reads from its flags and environment, once, at
@@ -20,6 +25,18 @@ type config struct {
 	LogLevel    zapcore.Level
 	// MaxFinished is how many ended executions the engine remembers.
 	MaxFinished int
+
+	// EventsFunction is the Lambda function that receives the execution
+	// status change events, "" for none; EventsStatuses filters them on
+	// detail.status (nil: all).
+	EventsFunction string
+	EventsStatuses []string
+
+	// ReadTimeout bounds how long a request may take to arrive, headers
+	// and body; IdleTimeout how long a keep-alive connection may wait for
+	// the next one.
+	ReadTimeout time.Duration
+	IdleTimeout time.Duration
 }
 
 // parseConfig reads the flags; LOG_LEVEL is the default of -log-level.
@@ -34,17 +51,22 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			"AWS_ENDPOINT_URL_LAMBDA, AWS_ENDPOINT_URL_SQS, AWS_REGION and credentials for Task states.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8083", "`host:port` to listen on (port 0 picks a free one)")
+	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8083", "`host:port` to listen on (port 0 picks a free one); on a loopback address, requests\nwhose Host is not 127.0.0.1, [::1] or localhost are refused (DNS rebinding protection)")
 	fs.StringVar(&c.Region, "region", "us-east-1", "region in the ARNs the engine mints")
 	fs.StringVar(&c.Account, "account", "123456789012", "account ID in the ARNs the engine mints")
 	fs.StringVar(&c.Definitions, "definitions", "", "`dir`ectory whose *.asl.json files become state machines at start, named after the file")
 	fs.IntVar(&c.MaxFinished, "max-finished-executions", 10000, "`count` of ended executions, with their histories, remembered before the oldest are forgotten (a local memory bound: AWS keeps them 90 days)")
+	fs.StringVar(&c.EventsFunction, "events-function", "", "Lambda `function` (name or ARN) invoked asynchronously (InvocationType Event) with each execution status change event,\nas an EventBridge rule with a Lambda target would, through AWS_ENDPOINT_URL_LAMBDA; retried twice on failure")
+	statuses := fs.String("events-statuses", "", "comma-separated `statuses` the -events-function rule matches on detail.status (RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED); default all")
+	fs.DurationVar(&c.ReadTimeout, "read-timeout", 30*time.Second, "longest a request may take to arrive, headers and body; a slower client is cut off")
+	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 2*time.Minute, "longest an idle keep-alive connection is kept open")
 	level := getenv("LOG_LEVEL")
 	if level == "" {
 		level = "info"
 	}
 	fs.StringVar(&level, "log-level", level, "log `level`: debug (one line per request), info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -67,5 +89,30 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.MaxFinished < 1 {
 		return c, fmt.Errorf("-max-finished-executions must be at least 1, not %d", c.MaxFinished)
 	}
+	if c.EventsStatuses, err = parseStatuses(*statuses); err != nil {
+		return c, err
+	}
+	if len(c.EventsStatuses) > 0 && c.EventsFunction == "" {
+		return c, fmt.Errorf("-events-statuses needs -events-function")
+	}
+	if c.ReadTimeout <= 0 || c.IdleTimeout <= 0 {
+		return c, fmt.Errorf("-read-timeout and -idle-timeout must be positive, not %v and %v", c.ReadTimeout, c.IdleTimeout)
+	}
 	return c, nil
+}
+
+// parseStatuses reads -events-statuses; "" is nil, which matches all.
+func parseStatuses(list string) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if !slices.Contains(eventrule.Statuses, s) {
+			return nil, fmt.Errorf("-events-statuses: %q is not a status (want a comma-separated list of %s)", s, strings.Join(eventrule.Statuses, ", "))
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

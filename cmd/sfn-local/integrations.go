@@ -24,11 +24,12 @@ const outboundTimeout = 16 * time.Minute
 
 // newRouter wires the Task state integrations: the mock configuration
 // (SFN_MOCK_CONFIG) first, then Lambda and SQS through the AWS SDK. It
-// makes no network calls.
-func newRouter(ctx context.Context, cfg config, getenv func(string) string) (*integrations.Router, error) {
+// also returns the Lambda integration, which delivers the status change
+// events too. It makes no network calls.
+func newRouter(ctx context.Context, cfg config, getenv func(string) string) (*integrations.Router, *lambda.Integration, error) {
 	mocks, err := mock.FromEnv(getenv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithDefaultRegion(cfg.Region),
@@ -41,15 +42,28 @@ func newRouter(ctx context.Context, cfg config, getenv func(string) string) (*in
 	}
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("load AWS configuration: %w", err)
+		return nil, nil, fmt.Errorf("load AWS configuration: %w", err)
 	}
-	fns := lambda.New(awslambda.NewFromConfig(awsCfg))
-	queues := sqs.New(awssqs.NewFromConfig(awsCfg))
+	fns := lambda.New(awslambda.NewFromConfig(awsCfg, func(o *awslambda.Options) {
+		o.BaseEndpoint = endpoint(getenv, "AWS_ENDPOINT_URL_LAMBDA", o.BaseEndpoint)
+	}))
+	queues := sqs.New(awssqs.NewFromConfig(awsCfg, func(o *awssqs.Options) {
+		o.BaseEndpoint = endpoint(getenv, "AWS_ENDPOINT_URL_SQS", o.BaseEndpoint)
+	}))
 	if mocks == nil {
 		// An untyped nil, so the Router sees that no mock config is loaded.
-		return integrations.NewRouter(nil, fns, queues), nil
+		return integrations.NewRouter(nil, fns, queues), fns, nil
 	}
-	return integrations.NewRouter(mocks, fns, queues), nil
+	return integrations.NewRouter(mocks, fns, queues), fns, nil
+}
+
+// endpoint is the service endpoint getenv names, else the one the SDK
+// found (it reads the same variables from the process environment).
+func endpoint(getenv func(string) string, variable string, found *string) *string {
+	if v := getenv(variable); v != "" {
+		return &v
+	}
+	return found
 }
 
 // credentialsConfigured reports whether the environment or the shared

@@ -9,7 +9,13 @@
 // SDK (point them at local stand-ins with AWS_ENDPOINT_URL_LAMBDA and
 // AWS_ENDPOINT_URL_SQS), or answer from the mock configuration file named
 // by SFN_MOCK_CONFIG for executions started on "<stateMachineArn>#<TestCase>".
-// Run with -h for the flags.
+//
+// With -events-function, every execution status change event (the
+// document AWS sends EventBridge, detail-type "Step Functions Execution
+// Status Change") invokes that Lambda function asynchronously, as an
+// EventBridge rule with a Lambda target would; -events-statuses filters
+// them. On a loopback address it answers only requests whose Host is a
+// loopback name. Run with -h for the flags.
 package main
 
 import (
@@ -29,6 +35,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 )
@@ -36,6 +43,9 @@ import (
 // shutdownTimeout bounds how long in-flight requests may finish after
 // SIGINT or SIGTERM.
 const shutdownTimeout = 3 * time.Second
+
+// maxHeaderTimeout bounds how long a request's headers may take to arrive.
+const maxHeaderTimeout = 10 * time.Second
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -61,14 +71,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log := logging.New(stderr, cfg.LogLevel)
 	defer func() { _ = log.Sync() }()
 
-	router, err := newRouter(ctx, cfg, getenv)
+	router, fns, err := newRouter(ctx, cfg, getenv)
 	if err != nil {
 		return err
 	}
-	engine := sfnlocal.New(sfnlocal.Options{
+	opts := sfnlocal.Options{
 		Region: cfg.Region, AccountID: cfg.Account, Logger: log, Integrations: []task.Integration{router},
 		MaxFinishedExecutions: cfg.MaxFinished,
-	})
+	}
+	if cfg.EventsFunction != "" {
+		rule, err := eventrule.New(eventrule.Config{Function: cfg.EventsFunction, Statuses: cfg.EventsStatuses, Lambda: fns, Logger: log})
+		if err != nil {
+			return err
+		}
+		opts.Events = rule.Deliver
+	}
+	engine := sfnlocal.New(opts)
 	defer engine.Close()
 
 	if cfg.Definitions != "" {
@@ -86,9 +104,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	var handler http.Handler = sfnapi.NewHandler(engine, sfnapi.WithLogger(log))
+	if listensOnLoopback(ln) {
+		handler = loopbackHostsOnly(handler, log)
+	}
 	srv := &http.Server{
-		Handler:           sfnapi.NewHandler(engine, sfnapi.WithLogger(log)),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           handler,
+		ReadHeaderTimeout: min(cfg.ReadTimeout, maxHeaderTimeout),
+		ReadTimeout:       cfg.ReadTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
 		ErrorLog:          zap.NewStdLog(log),
 	}
 	served := make(chan error, 1)

@@ -51,11 +51,21 @@ type started struct {
 // address it prints.
 func startRun(t *testing.T, args ...string) *started {
 	t.Helper()
+	return startRunEnv(t, nil, args...)
+}
+
+// startRunEnv is startRun with environment variables besides LOG_LEVEL=debug.
+func startRunEnv(t *testing.T, vars map[string]string, args ...string) *started {
+	t.Helper()
+	all := map[string]string{"LOG_LEVEL": "debug"}
+	for k, v := range vars {
+		all[k] = v
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	stdoutR, stdoutW := io.Pipe()
 	s := &started{cancel: cancel, done: make(chan error, 1), logs: &syncBuffer{}}
 	go func() {
-		err := run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), env(map[string]string{"LOG_LEVEL": "debug"}), stdoutW, s.logs)
+		err := run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), env(all), stdoutW, s.logs)
 		stdoutW.Close()
 		s.done <- err
 	}()
@@ -194,6 +204,11 @@ func TestRunRefusesBadStarts(t *testing.T) {
 		{"unknown flag", []string{"-port", "1"}, nil, "flag provided but not defined"},
 		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
 		{"invalid address", []string{"-addr", "127.0.0.1:99999"}, nil, "listen"},
+		{"unknown event status", []string{"-events-function", "f", "-events-statuses", "FAILED,DONE"}, nil, `-events-statuses: "DONE" is not a status`},
+		{"lower-case event status", []string{"-events-function", "f", "-events-statuses", "failed"}, nil, `-events-statuses: "failed" is not a status`},
+		{"event statuses without a function", []string{"-events-statuses", "FAILED"}, nil, "-events-statuses needs -events-function"},
+		{"no read timeout", []string{"-read-timeout", "0s"}, nil, "-read-timeout and -idle-timeout must be positive"},
+		{"negative idle timeout", []string{"-idle-timeout", "-1s"}, nil, "-read-timeout and -idle-timeout must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,7 +233,7 @@ func TestRunHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, env(nil), &stdout, &stderr); err != nil {
 		t.Fatalf("run -h = %v", err)
 	}
-	for _, want := range []string{"-addr", "-definitions", "-max-finished-executions", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
+	for _, want := range []string{"-addr", "-definitions", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("usage lacks %s:\n%s", want, stderr.String())
 		}

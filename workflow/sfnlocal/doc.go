@@ -28,6 +28,11 @@
 // days) and until their state machine is deleted; then they answer
 // ExecutionDoesNotExist.
 //
+// With Options.Events set, the engine also emits the execution status
+// change events AWS sends EventBridge (RUNNING, then the final status of
+// every Standard execution); package eventrule delivers them to a Lambda
+// function as an EventBridge rule does.
+//
 // Whatever the definition and input, an execution is bounded as on AWS.
 // Its history holds at most 25,000 events, Map iterations and Parallel
 // branches included: an execution that needs more fails with

@@ -30,6 +30,22 @@ type Options struct {
 	// are always kept. AWS keeps closed executions for 90 days: this is a
 	// local memory bound only. Default (0 or less) 10,000.
 	MaxFinishedExecutions int
+	// Events, when set, receives an execution status change event (the
+	// JSON document EventBridge delivers, detail-type "Step Functions
+	// Execution Status Change") each time a Standard execution's status
+	// changes: RUNNING once it started, then SUCCEEDED, FAILED, TIMED_OUT
+	// or ABORTED once it ended, each after the history event that caused
+	// it. Express executions emit none, as on AWS. Events are delivered
+	// asynchronously, one call at a time, in the order they happened, from
+	// a goroutine that holds no engine lock, so Events may call the
+	// engine. A slow Events never holds up executions: up to EventBuffer
+	// events wait for it, and an event that finds the buffer full is
+	// dropped and logged (EventBridge's delivery is best effort too).
+	// Events must return once ctx is done; Close cancels it.
+	Events func(ctx context.Context, event []byte)
+	// EventBuffer is how many events may wait for Events; default (0 or
+	// less) 1,000.
+	EventBuffer int
 }
 
 // defaultMaxFinishedExecutions is Options.MaxFinishedExecutions' default.
@@ -48,6 +64,7 @@ type Engine struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	tokens tokenRegistry
+	events *eventQueue // nil without Options.Events
 
 	mu         sync.Mutex
 	machines   map[string]*machine
@@ -92,12 +109,18 @@ func New(opts Options) *Engine {
 	if _, err := rand.Read(e.tokens.key[:]); err != nil {
 		panic("sfnlocal: no randomness: " + err.Error())
 	}
+	if opts.Events != nil {
+		e.events = newEventQueue(e, opts.Events, opts.EventBuffer)
+	}
 	return e
 }
 
-// Close aborts every running execution, cancels in-flight integration
-// calls and waits for the engine's goroutines to return. Methods called
-// after Close keep answering but no longer start work.
+// Close stops event delivery, aborts every running execution, cancels
+// in-flight integration calls and waits for the engine's goroutines to
+// return. Events still queued and those of the executions Close aborts
+// are not delivered; a call to Options.Events under way sees its context
+// cancelled, and Close waits for it to return. Methods called after Close
+// keep answering but no longer start work.
 func (e *Engine) Close() {
 	e.goMu.Lock()
 	if e.closed {
@@ -106,6 +129,10 @@ func (e *Engine) Close() {
 	}
 	e.closed = true
 	e.goMu.Unlock()
+
+	if e.events != nil {
+		e.events.stop()
+	}
 
 	e.mu.Lock()
 	running := make([]*execution, 0)

@@ -55,7 +55,10 @@ type Execution struct {
 	Error           string
 	Cause           string
 	RedriveCount    int
-	TraceHeader     string
+	// RedriveStatus is always NOT_REDRIVABLE: the engine cannot redrive.
+	RedriveStatus       string
+	RedriveStatusReason string
+	TraceHeader         string
 }
 
 // StopExecutionInput is StopExecution's request.
@@ -196,6 +199,12 @@ func (e *Engine) StartExecution(ctx context.Context, in StartExecutionInput) (St
 		input: input, inText: in.Input, trace: in.TraceHeader, start: e.clock.Now(), express: express,
 		done: make(chan struct{}), status: StatusRunning}
 	x.root = newThread(x, e.ctx, x.def, nil, x.finish)
+	// ExecutionStarted is recorded before anyone can see the execution, so
+	// a StopExecution racing with this call is always recorded after it.
+	x.mu.Lock()
+	x.appendLocked(EventExecutionStarted, 0, &ExecutionStartedEventDetails{Input: x.inText, InputDetails: notTruncated, RoleArn: x.roleArn})
+	x.statusChangedLocked()
+	x.mu.Unlock()
 	e.executions[arn] = x
 	m.running++
 	e.mu.Unlock()
@@ -204,11 +213,14 @@ func (e *Engine) StartExecution(ctx context.Context, in StartExecutionInput) (St
 	return StartExecutionOutput{ExecutionArn: x.arn, StartDate: x.start}, nil
 }
 
-// begin records ExecutionStarted, arms the execution time limit and runs
-// the first state.
+// begin arms the execution time limit and runs the first state, unless
+// the execution was already stopped.
 func (x *execution) begin() {
 	x.mu.Lock()
-	x.appendLocked(EventExecutionStarted, 0, &ExecutionStartedEventDetails{Input: x.inText, InputDetails: notTruncated, RoleArn: x.roleArn})
+	if x.status != StatusRunning {
+		x.mu.Unlock()
+		return
+	}
 	limit := maxExecutionAge
 	if x.def.timeoutSeconds > 0 {
 		limit = seconds(float64(x.def.timeoutSeconds))
@@ -270,11 +282,13 @@ func (x *execution) terminate(status, eventType string, d *ErrorEventDetails) bo
 	return true
 }
 
+// closeLocked settles an execution whose final history event is recorded.
 func (x *execution) closeLocked() {
 	x.stop = x.e.clock.Now()
 	if x.timer != nil {
 		x.timer.Stop()
 	}
+	x.statusChangedLocked()
 }
 
 // released updates the machine's running count once the execution ended,
@@ -305,8 +319,10 @@ func (e *Engine) forgetLocked(x *execution) {
 }
 
 func (x *execution) describeLocked() Execution {
+	rs, why := redriveStatus(x.status)
 	return Execution{ExecutionArn: x.arn, StateMachineArn: x.m.arn, Name: x.name, Status: x.status,
-		StartDate: x.start, StopDate: x.stop, Input: x.inText, Output: x.output, Error: x.errName, Cause: x.cause, TraceHeader: x.trace}
+		StartDate: x.start, StopDate: x.stop, Input: x.inText, Output: x.output, Error: x.errName, Cause: x.cause, TraceHeader: x.trace,
+		RedriveStatus: rs, RedriveStatusReason: why}
 }
 
 func (e *Engine) execution(arn string) (*execution, error) {

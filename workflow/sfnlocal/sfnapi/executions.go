@@ -65,7 +65,7 @@ func (h *handler) describeExecution(ctx context.Context, r *request) (any, error
 		ExecutionArn: x.ExecutionArn, StateMachineArn: x.StateMachineArn, Name: x.Name, Status: x.Status,
 		StartDate: epoch(x.StartDate), StopDate: epoch(x.StopDate), Error: x.Error, Cause: x.Cause,
 		TraceHeader: x.TraceHeader, RedriveCount: x.RedriveCount,
-		RedriveStatus: "NOT_REDRIVABLE", RedriveStatusReason: "sfn-local does not support RedriveExecution",
+		RedriveStatus: x.RedriveStatus, RedriveStatusReason: x.RedriveStatusReason,
 	}
 	if included != metadataOnly {
 		out.Input, out.InputDetails = x.Input, &includedDetails{Included: true}

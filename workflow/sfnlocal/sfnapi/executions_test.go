@@ -39,9 +39,15 @@ func TestPassChoiceWaitOverTheWire(t *testing.T) {
 	if running.Status != types.ExecutionStatusRunning || running.StopDate != nil || running.Output != nil {
 		t.Errorf("waiting execution = %s, stop %v, output %v", running.Status, running.StopDate, running.Output)
 	}
+	if running.RedriveStatus != types.ExecutionRedriveStatusNotRedrivable || aws.ToString(running.RedriveStatusReason) != "Execution is RUNNING and cannot be redriven" {
+		t.Errorf("waiting execution: redrive %s (%s), want AWS's NOT_REDRIVABLE for a running one", running.RedriveStatus, aws.ToString(running.RedriveStatusReason))
+	}
 	f.clock.Advance(10 * time.Second)
 	x := f.finished(slow)
 	jsonEqual(t, aws.ToString(x.Output), `{"kind":"slow","tag":"tagged"}`)
+	if aws.ToString(x.RedriveStatusReason) != "Execution is SUCCEEDED and cannot be redriven" {
+		t.Errorf("succeeded execution: redrive reason %q, want AWS's", aws.ToString(x.RedriveStatusReason))
+	}
 	if got := x.StopDate.Sub(*x.StartDate); got != 10*time.Second {
 		t.Errorf("the execution took %v, want 10s", got)
 	}
