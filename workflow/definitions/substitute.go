@@ -35,25 +35,33 @@ var placeholder = regexp.MustCompile(`\$\{[A-Za-z0-9_.:-]+\}`)
 //
 // Where CloudFormation leaves a placeholder without a value in the
 // definition, where it fails only when an execution reaches it, Substitute
-// returns an error naming every such placeholder. It also refuses a
-// result that is no longer valid JSON.
+// returns an *UnfilledError naming every such placeholder. It also
+// refuses a result that is no longer valid JSON.
 func Substitute(definition []byte, values map[string]string) ([]byte, error) {
 	text, err := replaceRepeatedly(string(definition), values)
 	if err != nil {
 		return nil, err
 	}
-	if left := unfilled(text); len(left) > 0 {
-		var flags []string
-		for _, p := range left {
-			flags = append(flags, strings.TrimSuffix(strings.TrimPrefix(p, "${"), "}")+"=…")
-		}
-		return nil, fmt.Errorf("substitute the definition's placeholders: %s %s no value (give %s)",
-			strings.Join(left, ", "), plural(len(left), "has", "have"), strings.Join(flags, ", "))
+	if left := Placeholders([]byte(text)); len(left) > 0 {
+		return nil, &UnfilledError{Names: left}
 	}
 	if json.Valid(definition) && !json.Valid([]byte(text)) {
 		return nil, fmt.Errorf(`substitute the definition's placeholders: the result is not valid JSON; a value holds a character that ends its JSON string (" or \ or a control character)`)
 	}
 	return []byte(text), nil
+}
+
+// UnfilledError names the placeholders Substitute had no value for.
+type UnfilledError struct {
+	Names []string // sorted, each once
+}
+
+func (e *UnfilledError) Error() string {
+	quoted := make([]string, len(e.Names))
+	for i, n := range e.Names {
+		quoted[i] = "${" + n + "}"
+	}
+	return fmt.Sprintf("substitute the definition's placeholders: %s %s no value", strings.Join(quoted, ", "), plural(len(quoted), "has", "have"))
 }
 
 // Placeholders returns the names of the ${Name} placeholders in a

@@ -1,6 +1,7 @@
 package definitions_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -48,9 +49,9 @@ func TestSubstituteRefuses(t *testing.T) {
 		want   string
 	}{
 		{"a placeholder without a value", `{"c":"${Channel}","a":"${Approvers}","b":"${Approvers}"}`, map[string]string{"Channel": "C1"},
-			"${Approvers} has no value (give Approvers=…)"},
+			"${Approvers} has no value"},
 		{"several without a value", `{"c":"${Channel}","a":"${Approvers}"}`, nil,
-			"${Approvers}, ${Channel} have no value (give Approvers=…, Channel=…)"},
+			"${Approvers}, ${Channel} have no value"},
 		{"a value that refers to itself", `{"c":"${A}"}`, map[string]string{"A": "x${A}"}, "refer to each other without end"},
 		{"values that refer to each other", `{"c":"${A}"}`, map[string]string{"A": "${B}", "B": "${A}"}, "refer to each other without end"},
 		{"a value that breaks the JSON", `{"c":"${A}"}`, map[string]string{"A": `say "hi"`}, "the result is not valid JSON"},
@@ -59,6 +60,10 @@ func TestSubstituteRefuses(t *testing.T) {
 		got, err := definitions.Substitute([]byte(tt.def), tt.values)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: Substitute = %s, %v; want an error containing %q", tt.name, got, err, tt.want)
+		}
+		var unfilled *definitions.UnfilledError
+		if errors.As(err, &unfilled) != strings.Contains(tt.want, "no value") {
+			t.Errorf("%s: error %T, UnfilledError only for placeholders without a value", tt.name, err)
 		}
 	}
 }
