@@ -143,12 +143,12 @@ func (r *Request) set(key string, raw json.RawMessage) error {
 // error names the key and the kinds, never the value.
 func decodeValue(key string, raw json.RawMessage, dst any) error {
 	if err := json.Unmarshal(raw, dst); err != nil {
+		if hint := unresolvedHint(key, raw); hint != "" {
+			return Errorf(EINVALID, "%s", hint)
+		}
 		var fe *fieldsError
 		if errors.As(err, &fe) {
 			return Errorf(EINVALID, "%s", fe.msg)
-		}
-		if hint := unresolvedHint(key, raw); hint != "" {
-			return Errorf(EINVALID, "%s", hint)
 		}
 		return Errorf(EINVALID, "field %q must be %s, not %s", key, wantKind(dst), kindOfValue(raw))
 	}

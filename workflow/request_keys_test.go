@@ -104,6 +104,8 @@ func TestParseRequestUnresolvedPaths(t *testing.T) {
 		{"requester context path", "requestedBy", "$$.Execution.Input.requestedBy", idHint("requestedBy")},
 		{"timeout path", "timeoutSeconds", "$.request.timeout", idHint("timeoutSeconds")},
 		{"allowSkip path", "allowSkip", "$.skip", idHint("allowSkip")},
+		{"fields path as a string", "fields", "$.request.fields", idHint("fields")},
+		{"drafts JSONata as a string", "drafts", "{% $draft.drafts %}", idHint("drafts")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
