@@ -28,9 +28,10 @@ bench: tools
 load: tools
 	$(GO) run ./cmd/approvals-local -load 400
 
-## sfn-local: the local Step Functions engine behind its API, with the shipped workflows
+## sfn-local: the local Step Functions engine behind its API, with the shipped workflows (deployed for the demo's channel and people)
 sfn-local:
-	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions
+	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
+		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS
 
 ## build: the bot, the notifier Lambda (arm64, provided.al2023) and sfn-local
 build:

@@ -1,12 +1,10 @@
 package workflow
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,7 +24,7 @@ const (
 	MaxPresetLen      = 75
 	MaxApprovers      = 50
 	MaxStateNameLen   = 80
-	MaxExecutionARN   = 2048
+	MaxExecutionARN   = 256      // the Step Functions API's bound on an executionArn
 	MaxTimeoutSeconds = 99999999 // AWS's upper bound for TimeoutSeconds
 )
 
@@ -62,18 +60,15 @@ type Request struct {
 	TimeoutSeconds  int64     `json:"timeoutSeconds"`
 }
 
-// ParseRequest decodes and validates a notifier payload. Unknown fields are
-// refused so a misspelt field name is an error, not a silently ignored
-// setting. Every failure is an *Error with code EINVALID.
+// ParseRequest decodes and validates a notifier payload: one JSON object
+// whose keys are spelt exactly as in Request's documentation, each given
+// once, so a misspelt, wrongly cased or repeated key is an error rather
+// than a silently ignored or replaced setting. Every failure is an *Error
+// with code EINVALID whose message names the key, never a value.
 func ParseRequest(payload []byte) (Request, error) {
-	var r Request
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return Request{}, Errorf(EINVALID, "approval request is not valid JSON of the expected shape: %s", describeJSONError(err))
-	}
-	if dec.More() {
-		return Request{}, Errorf(EINVALID, "approval request has trailing data after the JSON object")
+	r, err := decodeRequest(payload)
+	if err != nil {
+		return Request{}, err
 	}
 	if err := r.Validate(); err != nil {
 		return Request{}, err
@@ -81,62 +76,90 @@ func ParseRequest(payload []byte) (Request, error) {
 	return r, nil
 }
 
-// describeJSONError names the field a decoding error is about without
-// echoing values (a value could be a token).
-func describeJSONError(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) {
-		return fmt.Sprintf("field %q must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
-	}
-	msg := err.Error()
-	if strings.HasPrefix(msg, "json: unknown field ") {
-		return "unknown field " + strings.TrimPrefix(msg, "json: unknown field ")
-	}
-	var fe *fieldsError
-	if errors.As(err, &fe) {
-		return fe.msg
-	}
-	return "malformed JSON"
-}
-
-func jsonKind(k string) string {
-	switch k {
-	case "string":
-		return "a string"
-	case "slice":
-		return "an array"
-	case "bool":
-		return "true or false"
-	case "int64", "int":
-		return "a whole number"
-	}
-	return "a " + k
-}
-
 // Validate checks every field against the contract and Slack's limits. It
 // returns an *Error with code EINVALID naming the first problem found.
 func (r Request) Validate() error {
+	if err := r.validateIdentity(); err != nil {
+		return err
+	}
+	if err := r.validateSlackIDs(); err != nil {
+		return err
+	}
+	if err := r.validateContent(); err != nil {
+		return err
+	}
+	if r.TimeoutSeconds < 0 || r.TimeoutSeconds > MaxTimeoutSeconds {
+		return Errorf(EINVALID, "timeoutSeconds must be between 0 and %d", MaxTimeoutSeconds)
+	}
+	if n := r.textLen(); n > MaxTotalTextLen {
+		return Errorf(EINVALID, "title, summary, fields and drafts add up to %d characters; Slack shows at most %d in one message", n, MaxTotalTextLen)
+	}
+	return nil
+}
+
+// validateIdentity checks what ties the request to its paused task: the
+// token, the execution and the state. Their messages never quote the
+// token or the ARN.
+func (r Request) validateIdentity() error {
+	token := r.TaskToken.Reveal()
 	switch {
-	case r.TaskToken == "":
-		return Errorf(EINVALID, "taskToken is required (pass $$.Task.Token)")
-	case len(r.TaskToken) > MaxTokenLen:
+	case token == "":
+		return Errorf(EINVALID, "taskToken is required: %s", resolveHint("taskToken"))
+	case tokenUnresolved(token):
+		return Errorf(EINVALID, "taskToken is not a task token but an unresolved path or expression (or text with spaces): %s", resolveHint("taskToken"))
+	case len(token) > MaxTokenLen:
 		return Errorf(EINVALID, "taskToken is longer than %d characters", MaxTokenLen)
-	case r.ExecutionARN != "" && (!strings.HasPrefix(r.ExecutionARN, "arn:") || len(r.ExecutionARN) > MaxExecutionARN):
-		return Errorf(EINVALID, "executionArn must be an execution ARN (pass $$.Execution.Id)")
+	case r.ExecutionARN == "":
+		return Errorf(EINVALID, "executionArn is required, so that the bot can tell a resume that landed from a task that expired: %s", resolveHint("executionArn"))
+	case unresolved(r.ExecutionARN):
+		return Errorf(EINVALID, "executionArn is an unresolved path or expression, not an execution ARN: %s", resolveHint("executionArn"))
+	case !IsExecutionARN(r.ExecutionARN):
+		return executionARNError(r.ExecutionARN)
+	case unresolved(r.StateName):
+		return unresolvedError("stateName", r.StateName)
 	case utf8.RuneCountInString(r.StateName) > MaxStateNameLen:
 		return Errorf(EINVALID, "stateName is longer than %d characters", MaxStateNameLen)
+	}
+	return nil
+}
+
+// validateSlackIDs checks the channel, thread, approvers and requester.
+func (r Request) validateSlackIDs() error {
+	switch {
 	case r.Channel == "":
 		return Errorf(EINVALID, "channel is required (a channel ID such as C0123ABCD)")
+	case unresolved(r.Channel):
+		return unresolvedError("channel", r.Channel)
 	case !channelIDPattern.MatchString(r.Channel):
-		return Errorf(EINVALID, "channel %q is not a Slack channel ID (C…, G… or D…); use the ID, not the name", clip(r.Channel))
+		return Errorf(EINVALID, "channel %s is not a Slack channel ID (C…, G… or D…); use the ID, not the name", quoteValue(r.Channel))
+	case unresolved(r.ThreadTS):
+		return unresolvedError("threadTs", r.ThreadTS)
 	case r.ThreadTS != "" && !tsPattern.MatchString(r.ThreadTS):
-		return Errorf(EINVALID, "threadTs %q is not a Slack message timestamp such as 1700000000.000100", clip(r.ThreadTS))
+		return Errorf(EINVALID, "threadTs %s is not a Slack message timestamp such as 1700000000.000100", quoteValue(r.ThreadTS))
 	case len(r.Approvers) == 0:
 		return Errorf(EINVALID, "approvers is required: at least one user ID (U…/W…) or user-group ID (S…)")
 	case len(r.Approvers) > MaxApprovers:
 		return Errorf(EINVALID, "approvers has %d entries; at most %d are allowed", len(r.Approvers), MaxApprovers)
+	case unresolved(r.RequestedBy):
+		return unresolvedError("requestedBy", r.RequestedBy)
 	case r.RequestedBy != "" && !IsUserID(r.RequestedBy):
-		return Errorf(EINVALID, "requestedBy %q is not a Slack user ID (U… or W…)", clip(r.RequestedBy))
+		return Errorf(EINVALID, "requestedBy %s is not a Slack user ID (U… or W…)", quoteValue(r.RequestedBy))
+	}
+	for _, a := range r.Approvers {
+		if unresolved(a) {
+			return unresolvedError("approvers", a)
+		}
+		if !IsUserID(a) && !IsGroupID(a) {
+			return Errorf(EINVALID, "approver %s is neither a user ID (U…/W…) nor a user-group ID (S…)", quoteValue(a))
+		}
+	}
+	return nil
+}
+
+// validateContent checks the free text: title, summary, fields, drafts
+// and presets. Free text may hold anything, "$" included.
+func (r Request) validateContent() error {
+	switch {
 	case strings.TrimSpace(r.Title) == "":
 		return Errorf(EINVALID, "title is required")
 	case utf8.RuneCountInString(r.Title) > MaxTitleLen:
@@ -149,13 +172,6 @@ func (r Request) Validate() error {
 		return Errorf(EINVALID, "drafts has %d entries; at most %d can be offered", len(r.Drafts), MaxDrafts)
 	case len(r.RevisionPresets) > MaxPresets:
 		return Errorf(EINVALID, "revisionPresets has %d entries; at most %d can be offered", len(r.RevisionPresets), MaxPresets)
-	case r.TimeoutSeconds < 0 || r.TimeoutSeconds > MaxTimeoutSeconds:
-		return Errorf(EINVALID, "timeoutSeconds must be between 0 and %d", MaxTimeoutSeconds)
-	}
-	for _, a := range r.Approvers {
-		if !IsUserID(a) && !IsGroupID(a) {
-			return Errorf(EINVALID, "approver %q is neither a user ID (U…/W…) nor a user-group ID (S…)", clip(a))
-		}
 	}
 	for _, f := range r.Fields {
 		switch {
@@ -175,6 +191,7 @@ func (r Request) Validate() error {
 			return Errorf(EINVALID, "draft %d is longer than %d characters", i+1, MaxDraftLen)
 		}
 	}
+	first := map[string]int{}
 	for i, p := range r.RevisionPresets {
 		switch {
 		case strings.TrimSpace(p) == "":
@@ -182,9 +199,11 @@ func (r Request) Validate() error {
 		case utf8.RuneCountInString(p) > MaxPresetLen:
 			return Errorf(EINVALID, "revision preset %d is longer than %d characters", i+1, MaxPresetLen)
 		}
-	}
-	if n := r.textLen(); n > MaxTotalTextLen {
-		return Errorf(EINVALID, "title, summary, fields and drafts add up to %d characters; Slack shows at most %d in one message", n, MaxTotalTextLen)
+		key := strings.TrimSpace(p)
+		if j, ok := first[key]; ok {
+			return Errorf(EINVALID, "revisionPresets repeats %q (presets %d and %d): each preset must be different, as Slack refuses a choice with two equal options", clip(key), j+1, i+1)
+		}
+		first[key] = i
 	}
 	return nil
 }
@@ -200,6 +219,16 @@ func (r Request) textLen() int {
 	return n
 }
 
+// quoteValue quotes a short ID-like value for an error message; a long
+// one is only counted, since it may be a task token in the wrong field.
+func quoteValue(s string) string {
+	const max = 40
+	if n := utf8.RuneCountInString(s); n > max || strings.ContainsFunc(s, unicode.IsControl) {
+		return fmt.Sprintf("(a value of %d characters)", n)
+	}
+	return fmt.Sprintf("%q", s)
+}
+
 // clip shortens user input quoted in an error message.
 func clip(s string) string {
 	const max = 40
@@ -207,69 +236,4 @@ func clip(s string) string {
 		return s
 	}
 	return string([]rune(s)[:max]) + "…"
-}
-
-// fieldsError is a malformed "fields" object; its text quotes at most a
-// clipped label, never a value.
-type fieldsError struct{ msg string }
-
-func (e *fieldsError) Error() string { return e.msg }
-
-func fieldsErrorf(format string, args ...any) error {
-	return &fieldsError{msg: fmt.Sprintf(format, args...)}
-}
-
-// Fields is an ordered list of label/value pairs. In JSON it is an object
-// whose key order is kept, because people read fields in the order given.
-type Fields []Field
-
-// UnmarshalJSON reads a JSON object of string values, keeping key order.
-func (f *Fields) UnmarshalJSON(data []byte) error {
-	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		*f = nil
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return fieldsErrorf("fields must be an object of label: value strings")
-	}
-	var out Fields
-	seen := map[string]bool{}
-	for dec.More() {
-		keyTok, err := dec.Token()
-		if err != nil {
-			return fieldsErrorf("fields must be an object of label: value strings")
-		}
-		key := keyTok.(string)
-		var value string
-		if err := dec.Decode(&value); err != nil {
-			return fieldsErrorf("fields: the value of %q must be a string", clip(key))
-		}
-		if seen[key] {
-			return fieldsErrorf("fields: label %q appears twice", clip(key))
-		}
-		seen[key] = true
-		out = append(out, Field{Label: key, Value: value})
-	}
-	*f = out
-	return nil
-}
-
-// MarshalJSON writes the fields as a JSON object in their order.
-func (f Fields) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, field := range f {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, _ := json.Marshal(field.Label)
-		v, _ := json.Marshal(field.Value)
-		buf.Write(k)
-		buf.WriteByte(':')
-		buf.Write(v)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
 }

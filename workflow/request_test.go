@@ -60,8 +60,8 @@ func TestParseRequestValid(t *testing.T) {
 
 func TestFieldsKeepOrder(t *testing.T) {
 	t.Parallel()
-	raw := []byte(`{"taskToken":"t","channel":"C0123ABCD","approvers":["U0123ABC"],"title":"x",
-		"fields":{"Zeta":"1","Alpha":"2","Mid":"3"}}`)
+	raw := []byte(`{"taskToken":"t","executionArn":"arn:aws:states:us-east-1:123456789012:execution:demo:run-1","stateName":"Approve",
+		"channel":"C0123ABCD","approvers":["U0123ABC"],"title":"x","fields":{"Zeta":"1","Alpha":"2","Mid":"3"}}`)
 	got, err := workflow.ParseRequest(raw)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,9 @@ func TestParseRequestInvalid(t *testing.T) {
 		{name: "negative timeout", edit: func(m map[string]any) { m["timeoutSeconds"] = -1 }, wantMsg: "timeoutSeconds"},
 		{name: "bad arn", edit: func(m map[string]any) { m["executionArn"] = "run-1" }, wantMsg: "executionArn"},
 		{name: "unknown field", edit: func(m map[string]any) { m["approver"] = "U0123ABC" }, wantMsg: `unknown field "approver"`},
-		{name: "wrong type", edit: func(m map[string]any) { m["approvers"] = "U0123ABC" }, wantMsg: `"approvers" must be an array`},
+		{name: "wrong type", edit: func(m map[string]any) { m["approvers"] = "U0123ABC" }, wantMsg: `"approvers" must be an array of strings, not a string`},
+		{name: "wrong element type", edit: func(m map[string]any) { m["approvers"] = []any{"U0123ABC", 7} }, wantMsg: `"approvers" must be an array of strings, not an array whose element 2 is a number`},
+		{name: "fractional timeout", edit: func(m map[string]any) { m["timeoutSeconds"] = 1.5 }, wantMsg: `"timeoutSeconds" must be a whole number, not a number with a fraction`},
 		{name: "fields not strings", edit: func(m map[string]any) { m["fields"] = map[string]int{"n": 1} }, wantMsg: "fields"},
 		{name: "not json", raw: "approve please", wantMsg: "not valid JSON"},
 		{name: "trailing data", raw: `{"taskToken":"t"} {}`, wantMsg: "trailing data"},

@@ -43,7 +43,11 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 		return err
 	}
 	defer stack.Close()
-	def, err := definitions.Load(definitions.PublishWithApproval)
+	raw, err := definitions.Load(definitions.PublishWithApproval)
+	if err != nil {
+		return err
+	}
+	def, err := definitions.Substitute(raw, map[string]string{definitions.Channel: channel, definitions.Approvers: alice})
 	if err != nil {
 		return err
 	}
@@ -51,8 +55,9 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(out, "\nDeployed with DefinitionSubstitutions Channel=%s, Approvers=%s: who approves is part of the state machine.\n", channel, alice)
 	execution, err := stack.StartExecution(ctx, machine, "post-2026-11-30", map[string]any{
-		"topic": "Step Functions callbacks", "channel": channel, "approvers": []string{alice}, "requestedBy": bob,
+		"topic": "Step Functions callbacks", "requestedBy": bob,
 	})
 	if err != nil {
 		return err

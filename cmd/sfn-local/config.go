@@ -22,7 +22,10 @@ type config struct {
 	Region      string
 	Account     string
 	Definitions string // directory of *.asl.json files; "" for none
-	LogLevel    zapcore.Level
+	// Substitutions fill the ${Name} placeholders of the definitions, as
+	// CloudFormation's DefinitionSubstitutions do.
+	Substitutions map[string]string
+	LogLevel      zapcore.Level
 	// MaxFinished is how many ended executions the engine remembers.
 	MaxFinished int
 
@@ -55,6 +58,18 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.Region, "region", "us-east-1", "region in the ARNs the engine mints")
 	fs.StringVar(&c.Account, "account", "123456789012", "account ID in the ARNs the engine mints")
 	fs.StringVar(&c.Definitions, "definitions", "", "`dir`ectory whose *.asl.json files become state machines at start, named after the file")
+	c.Substitutions = map[string]string{}
+	fs.Func("substitute", "`Name=value` filling the ${Name} placeholders of the -definitions files, as CloudFormation's DefinitionSubstitutions do (repeat for each name; the shipped workflows need Channel and Approvers, approve-or-escalate also EscalationApprovers)", func(s string) error {
+		name, value, ok := strings.Cut(s, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("want Name=value, not %q", s)
+		}
+		if _, dup := c.Substitutions[name]; dup {
+			return fmt.Errorf("%s is given twice", name)
+		}
+		c.Substitutions[name] = value
+		return nil
+	})
 	fs.IntVar(&c.MaxFinished, "max-finished-executions", 10000, "`count` of ended executions, with their histories, remembered before the oldest are forgotten (a local memory bound: AWS keeps them 90 days)")
 	fs.StringVar(&c.EventsFunction, "events-function", "", "Lambda `function` (name or ARN) invoked asynchronously (InvocationType Event) with each execution status change event,\nas an EventBridge rule with a Lambda target would, through AWS_ENDPOINT_URL_LAMBDA; retried twice on failure")
 	statuses := fs.String("events-statuses", "", "comma-separated `statuses` the -events-function rule matches on detail.status (RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED); default all")
@@ -85,6 +100,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.Region == "" {
 		return c, fmt.Errorf("-region must not be empty")
+	}
+	if len(c.Substitutions) > 0 && c.Definitions == "" {
+		return c, fmt.Errorf("-substitute needs -definitions")
 	}
 	if c.MaxFinished < 1 {
 		return c, fmt.Errorf("-max-finished-executions must be at least 1, not %d", c.MaxFinished)

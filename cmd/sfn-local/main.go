@@ -2,7 +2,8 @@
 // (workflow/sfnlocal) behind the Step Functions API, so the aws-sdk-go-v2
 // sfn client and the AWS CLI run state machines on this machine:
 //
-//	go run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions
+//	go run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
+//		-substitute Channel=C0123ABCD -substitute Approvers=U0123ABCD -substitute EscalationApprovers=S0456EFGH
 //	aws --endpoint-url http://127.0.0.1:8083 stepfunctions list-state-machines
 //
 // Task states run Lambda functions and send SQS messages through the AWS
@@ -91,7 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	if cfg.Definitions != "" {
 		roleArn := fmt.Sprintf("arn:aws:iam::%s:role/sfn-local", cfg.Account)
-		arns, err := createDefinitions(ctx, engine, cfg.Definitions, roleArn)
+		arns, err := createDefinitions(ctx, engine, cfg.Definitions, roleArn, cfg.Substitutions)
 		if err != nil {
 			return err
 		}

@@ -164,6 +164,44 @@ func TestRunServesDefinitionsAndStops(t *testing.T) {
 	}
 }
 
+// TestRunServesShippedDefinitions starts sfn-local on the shipped
+// workflows, as `make sfn-local` does: their approvers and channel come
+// from -substitute, filled in as CloudFormation's DefinitionSubstitutions
+// fill them.
+func TestRunServesShippedDefinitions(t *testing.T) {
+	t.Parallel()
+	s := startRun(t, "-definitions", filepath.Join("..", "..", "workflow", "definitions"),
+		"-substitute", "Channel=C0PUBLISH", "-substitute", "Approvers=U0ALICE,S0EDITORS", "-substitute", "EscalationApprovers=S0LEADS")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := newClient(s.url)
+	list, err := client.ListStateMachines(ctx, &sfn.ListStateMachinesInput{})
+	if err != nil {
+		t.Fatalf("ListStateMachines: %v", err)
+	}
+	if len(list.StateMachines) != 4 {
+		t.Fatalf("%d state machines, want the 4 shipped ones", len(list.StateMachines))
+	}
+	for _, m := range list.StateMachines {
+		d, err := client.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: m.StateMachineArn})
+		if err != nil {
+			t.Fatalf("DescribeStateMachine: %v", err)
+		}
+		def := aws.ToString(d.Definition)
+		if !strings.Contains(def, `"channel": "C0PUBLISH"`) || !strings.Contains(def, "('U0ALICE,S0EDITORS', ',')") || strings.Contains(def, "${") {
+			t.Errorf("%s was not deployed with the substitutions:\n%s", aws.ToString(m.Name), def)
+		}
+	}
+
+	var stdout, stderr syncBuffer
+	err = run(ctx, []string{"-addr", "127.0.0.1:0", "-definitions", filepath.Join("..", "..", "workflow", "definitions")}, env(nil), &stdout, &stderr)
+	const want = "approve-or-escalate.asl.json: substitute the definition's placeholders: ${Approvers}, ${Channel}, ${EscalationApprovers} have no value: " +
+		"pass -substitute Approvers=… -substitute Channel=… -substitute EscalationApprovers=…"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("run without -substitute = %v, want an error naming the placeholders and the flag", err)
+	}
+}
+
 // pollUntilDone describes an execution until it leaves RUNNING.
 func pollUntilDone(ctx context.Context, t *testing.T, client *sfn.Client, arn string) *sfn.DescribeExecutionOutput {
 	t.Helper()
@@ -189,6 +227,8 @@ func TestRunRefusesBadStarts(t *testing.T) {
 	t.Parallel()
 	bad := t.TempDir()
 	writeFile(t, filepath.Join(bad, "broken.asl.json"), `{"StartAt":"A","States":{"A":{"Type":"Pass","Next":"B"}}}`)
+	placeholders := t.TempDir()
+	writeFile(t, filepath.Join(placeholders, "approval.asl.json"), `{"StartAt":"A","States":{"A":{"Type":"Pass","Result":{"channel":"${Channel}","approvers":"${Approvers}"},"End":true}}}`)
 	tests := []struct {
 		name string
 		args []string
@@ -201,6 +241,12 @@ func TestRunRefusesBadStarts(t *testing.T) {
 		{"bad account", []string{"-account", "12"}, nil, "12-digit"},
 		{"bad log level", nil, map[string]string{"LOG_LEVEL": "loud"}, "log level"},
 		{"no finished executions kept", []string{"-max-finished-executions", "0"}, nil, "-max-finished-executions"},
+		{"placeholder without a value", []string{"-definitions", placeholders, "-substitute", "Channel=C0123ABCD"}, nil,
+			"approval.asl.json: substitute the definition's placeholders: ${Approvers} has no value"},
+		{"substitution without a name", []string{"-definitions", placeholders, "-substitute", "=U0123ABCD"}, nil, "want Name=value"},
+		{"substitution without =", []string{"-definitions", placeholders, "-substitute", "Approvers"}, nil, "want Name=value"},
+		{"substitution given twice", []string{"-definitions", placeholders, "-substitute", "A=1", "-substitute", "A=2"}, nil, "A is given twice"},
+		{"substitution without definitions", []string{"-substitute", "A=1"}, nil, "-substitute needs -definitions"},
 		{"unknown flag", []string{"-port", "1"}, nil, "flag provided but not defined"},
 		{"stray argument", []string{"serve"}, nil, "unexpected arguments"},
 		{"invalid address", []string{"-addr", "127.0.0.1:99999"}, nil, "listen"},
@@ -233,7 +279,7 @@ func TestRunHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, env(nil), &stdout, &stderr); err != nil {
 		t.Fatalf("run -h = %v", err)
 	}
-	for _, want := range []string{"-addr", "-definitions", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
+	for _, want := range []string{"-addr", "-definitions", "-substitute", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("usage lacks %s:\n%s", want, stderr.String())
 		}

@@ -37,7 +37,11 @@ func TestShippedWorkflowEndToEnd(t *testing.T) {
 			},
 		}
 	})
-	def, err := definitions.Load(definitions.PublishWithApproval)
+	raw, err := definitions.Load(definitions.PublishWithApproval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := definitions.Substitute(raw, map[string]string{definitions.Channel: channel, definitions.Approvers: alice})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +51,7 @@ func TestShippedWorkflowEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	arn, err := e.stack.StartExecution(ctx, machine, "post-2026-11-30", map[string]any{
-		"topic": "Step Functions callbacks", "channel": channel, "approvers": []string{alice}, "requestedBy": bob,
+		"topic": "Step Functions callbacks", "requestedBy": bob,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -200,20 +200,52 @@ func (c *blockChecker) element(path string, e map[string]any) {
 		if v, ok := e["min_length"].(float64); ok && (v < 0 || v > 3000) {
 			c.fail(path+"/min_length", "must be between 0 and 3000")
 		}
-	case "radio_buttons", "checkboxes", "static_select", "multi_static_select":
+	case "radio_buttons", "checkboxes", "static_select", "multi_static_select", "overflow":
 		opts, _ := e["options"].([]any)
 		limit := 10
-		if typ == "static_select" || typ == "multi_static_select" {
+		switch typ {
+		case "static_select", "multi_static_select":
 			limit = 100
+		case "overflow":
+			limit = 5
 		}
 		if _, grouped := e["option_groups"]; !grouped && (len(opts) == 0 || len(opts) > limit) {
 			c.fail(path+"/options", "must have between 1 and %d items", limit)
 		}
-		for i, o := range opts {
-			m, _ := o.(map[string]any)
-			p := fmt.Sprintf("%s/options/%d", path, i)
-			c.textObject(p+"/text", m["text"], 75)
-			c.maxString(p+"/value", m["value"], 150)
+		c.options(path, e)
+	}
+}
+
+// options checks an element's options, grouped or not: each has text and
+// a value, and no two share a value (Slack refuses the element: the value
+// is what the app receives, so two equal values could not be told apart).
+func (c *blockChecker) options(path string, e map[string]any) {
+	type located struct{ path string }
+	seen := map[string]located{}
+	check := func(p string, o any) {
+		m, _ := o.(map[string]any)
+		c.textObject(p+"/text", m["text"], 75)
+		c.maxString(p+"/value", m["value"], 150)
+		v, ok := m["value"].(string)
+		if !ok {
+			return
+		}
+		if first, dup := seen[v]; dup {
+			c.fail(p+"/value", "duplicate option value: option values must be unique within an element (the first is at %s)", first.path)
+			return
+		}
+		seen[v] = located{p + "/value"}
+	}
+	opts, _ := e["options"].([]any)
+	for i, o := range opts {
+		check(fmt.Sprintf("%s/options/%d", path, i), o)
+	}
+	groups, _ := e["option_groups"].([]any)
+	for g, group := range groups {
+		m, _ := group.(map[string]any)
+		grouped, _ := m["options"].([]any)
+		for i, o := range grouped {
+			check(fmt.Sprintf("%s/option_groups/%d/options/%d", path, g, i), o)
 		}
 	}
 }

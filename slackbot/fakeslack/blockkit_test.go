@@ -28,6 +28,9 @@ func TestValidateMessageBlocks(t *testing.T) {
 		return `[{"type":"actions","elements":[` + strings.Join(els, ",") + `]}]`
 	}
 	long := func(n int) string { return strings.Repeat("x", n) }
+	options := func(typ, values string) string {
+		return `[{"type":"actions","elements":[` + element(typ, "e", values) + `]}]`
+	}
 
 	tests := []struct {
 		name, blocks, want string
@@ -61,6 +64,16 @@ func TestValidateMessageBlocks(t *testing.T) {
 		{"empty actions", `[{"type":"actions","elements":[]}]`, "invalid_blocks"},
 		{"over 13000 characters", repeat(section(long(2900)), 5), "msg_blocks_too_long"},
 		{"unknown block types pass", `[{"type":"rich_text","elements":[]}]`, ""},
+		{"distinct option values", options("radio_buttons", `"a","b","c"`), ""},
+		{"radio buttons sharing a value", options("radio_buttons", `"a","b","a"`), "invalid_blocks"},
+		{"checkboxes sharing a value", options("checkboxes", `"a","a"`), "invalid_blocks"},
+		{"static select sharing a value", options("static_select", `"a","a"`), "invalid_blocks"},
+		{"multi select sharing a value", options("multi_static_select", `"a","a"`), "invalid_blocks"},
+		{"overflow sharing a value", options("overflow", `"a","a"`), "invalid_blocks"},
+		{"option groups sharing a value", `[{"type":"section","text":{"type":"mrkdwn","text":"t"},"accessory":{"type":"static_select","action_id":"s","option_groups":[` +
+			`{"label":{"type":"plain_text","text":"g1"},"options":[` + option("a") + `]},` +
+			`{"label":{"type":"plain_text","text":"g2"},"options":[` + option("a") + `]}]}}]`, "invalid_blocks"},
+		{"same value in two elements", `[{"type":"actions","elements":[` + element("static_select", "s1", `"a"`) + `,` + element("static_select", "s2", `"a"`) + `]}]`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,4 +87,18 @@ func TestValidateMessageBlocks(t *testing.T) {
 			}
 		})
 	}
+}
+
+func option(value string) string {
+	return fmt.Sprintf(`{"text":{"type":"plain_text","text":%q},"value":%q}`, value, value)
+}
+
+// element is a choice element whose options have the values, given as a
+// comma-separated list of JSON strings.
+func element(typ, actionID, values string) string {
+	var opts []string
+	for _, v := range strings.Split(values, ",") {
+		opts = append(opts, option(strings.Trim(v, `"`)))
+	}
+	return fmt.Sprintf(`{"type":%q,"action_id":%q,"options":[%s]}`, typ, actionID, strings.Join(opts, ","))
 }

@@ -2,10 +2,12 @@ package fakeslack_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
@@ -103,6 +105,76 @@ func TestViewsOpenValidates(t *testing.T) {
 	if got := s.Views("U1"); len(got) != 0 {
 		t.Errorf("invalid views were recorded: %+v", got)
 	}
+}
+
+// TestDuplicateOptionValuesRefused checks that views.open, views.update,
+// chat.postMessage and chat.update refuse a choice whose options share a
+// value, as Slack does, naming where through the real slack-go client.
+func TestDuplicateOptionValuesRefused(t *testing.T) {
+	s := newServer(t, fakeslack.Options{})
+	api := newAPI(t, s, s.BotToken())
+	radio := func(values ...string) *slack.RadioButtonsBlockElement {
+		var opts []*slack.OptionBlockObject
+		for _, v := range values {
+			opts = append(opts, slack.NewOptionBlockObject(v, plain(v), nil))
+		}
+		return slack.NewRadioButtonsBlockElement("preset", opts...)
+	}
+	choice := func(values ...string) slack.ModalViewRequest {
+		v := modal("revise")
+		v.Blocks.BlockSet = append(v.Blocks.BlockSet, slack.NewInputBlock("preset", plain("Change"), nil, radio(values...)))
+		return v
+	}
+	const want = "[ERROR] duplicate option value: option values must be unique within an element (the first is at /view/blocks/1/element/options/0/value) [json-pointer:/view/blocks/1/element/options/2/value]"
+	checkErr := func(t *testing.T, err error, code, message string) {
+		t.Helper()
+		var resp slack.SlackErrorResponse
+		if !errors.As(err, &resp) || resp.Err != code {
+			t.Fatalf("error = %v, want %s", err, code)
+		}
+		if diff := cmp.Diff([]string{message}, resp.ResponseMetadata.Messages); diff != "" {
+			t.Errorf("messages (-want +got):\n%s", diff)
+		}
+	}
+
+	t.Run("views.open", func(t *testing.T) {
+		_, err := api.OpenView(s.NewTrigger("U1"), choice("Shorter", "More detail", "Shorter"))
+		checkErr(t, err, "invalid_arguments", want)
+		if got := s.Views("U1"); len(got) != 0 {
+			t.Errorf("the view was opened: %+v", got)
+		}
+	})
+	t.Run("views.update", func(t *testing.T) {
+		opened, err := api.OpenView(s.NewTrigger("U2"), choice("Shorter", "More detail"))
+		if err != nil {
+			t.Fatalf("OpenView with distinct values: %v", err)
+		}
+		_, err = api.UpdateView(choice("Shorter", "More detail", "Shorter"), "", "", opened.View.ID)
+		checkErr(t, err, "invalid_arguments", want)
+		if got := s.Views("U2")[0]; got.Updates != 0 {
+			t.Errorf("the view was updated: %+v", got)
+		}
+	})
+	section := slack.NewSectionBlock(plain("Pick one"), nil, slack.NewAccessory(radio("a", "b", "a")))
+	const inMessage = "[ERROR] duplicate option value: option values must be unique within an element (the first is at /blocks/0/accessory/options/0/value) [json-pointer:/blocks/0/accessory/options/2/value]"
+	t.Run("chat.postMessage", func(t *testing.T) {
+		_, _, err := api.PostMessage("C1", slack.MsgOptionBlocks(section))
+		checkErr(t, err, "invalid_blocks", inMessage)
+		if got := s.Messages("C1"); len(got) != 0 {
+			t.Errorf("the message was posted: %+v", got)
+		}
+	})
+	t.Run("chat.update", func(t *testing.T) {
+		_, ts, err := api.PostMessage("C2", slack.MsgOptionText("request", false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, _, err = api.UpdateMessage("C2", ts, slack.MsgOptionBlocks(section))
+		checkErr(t, err, "invalid_blocks", inMessage)
+		if got, _ := s.Message("C2", ts); got.Updates != 0 {
+			t.Errorf("the message was updated: %+v", got)
+		}
+	})
 }
 
 func TestViewsUpdate(t *testing.T) {

@@ -62,8 +62,8 @@ func (f *batchFixture) processedSorted() []string {
 
 func batchInput(extra map[string]any) map[string]any {
 	in := map[string]any{
-		"items":   []item{{"a"}, {"b"}, {"c"}, {"d"}},
-		"channel": channel, "approvers": []string{approver}, "requestedBy": requester,
+		"items":       []item{{"a"}, {"b"}, {"c"}, {"d"}},
+		"requestedBy": requester,
 	}
 	for k, v := range extra {
 		in[k] = v
@@ -164,11 +164,25 @@ func TestBatchWithApprovedRetries(t *testing.T) {
 			f.failed(arn, "NotApproved", "1 items failed and nobody decided whether to retry them before the deadline (States.Timeout).")
 		}},
 		{"invalid approval request", map[string]int{"a": 1}, func(t *testing.T, f *batchFixture) {
-			arn := f.start(definitions.BatchWithApprovedRetries, batchInput(map[string]any{"approvers": []string{}}))
+			subs := deployed()
+			subs[definitions.Approvers] = "alice"
+			arn := f.startWith(definitions.BatchWithApprovedRetries, subs, batchInput(nil))
 			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
-				"invalid approval request: approvers is required: at least one user ID (U…/W…) or user-group ID (S…). "+
+				`invalid approval request: approver "alice" is neither a user ID (U…/W…) nor a user-group ID (S…). `+
 				"Fix the execution input or the AskToRetry state.")
 			f.noMorePosts()
+		}},
+		{"approvers in the input are refused", nil, func(t *testing.T, f *batchFixture) {
+			arn := f.start(definitions.BatchWithApprovedRetries, batchInput(map[string]any{"approvers": []string{requester}}))
+			f.failed(arn, "InvalidInput", approversInInput)
+			if got := f.processedSorted(); len(got) != 0 {
+				t.Errorf("processed %q before refusing the input", got)
+			}
+		}},
+		{"requester left out", nil, func(t *testing.T, f *batchFixture) {
+			in := batchInput(nil)
+			delete(in, "requestedBy")
+			f.failed(f.start(definitions.BatchWithApprovedRetries, in), "InvalidInput", requesterMissing)
 		}},
 	}
 	for _, tt := range tests {

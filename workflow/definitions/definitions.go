@@ -3,11 +3,16 @@
 // Slack approval through the notifier Lambda (see README.md in this folder
 // for what each one does, its input and the errors it handles).
 //
+// Who may approve, and in which channel, is part of each definition: the
+// ${Channel}, ${Approvers} and ${EscalationApprovers} placeholders, which
+// CloudFormation's DefinitionSubstitutions fill at deployment and
+// Substitute fills the same way in Go. An execution's input only names
+// who asks (requestedBy) and is refused if it names approvers.
+//
 // Each definition names its Lambda functions by plain names
-// ("approvals-notifier", "draft-agent", …). Before deploying, replace each
-// with the function's ARN, e.g. with DefinitionSubstitutions in
-// CloudFormation. The tests run every definition on the local engine with
-// the real notifier registered under NotifierFunction.
+// ("approvals-notifier", "draft-agent", …); to deploy elsewhere, replace
+// each with the function's ARN. The tests run every definition on the
+// local engine with the real notifier registered under NotifierFunction.
 package definitions
 
 import (

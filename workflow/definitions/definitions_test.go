@@ -1,7 +1,9 @@
 package definitions_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -33,15 +35,19 @@ func TestLoadUnknown(t *testing.T) {
 	}
 }
 
-// TestValidate runs every definition through the static checks
-// CreateStateMachine applies, and fails on any diagnostic, warnings
-// included: none is expected.
+// TestValidate runs every definition, deployed with its substitutions,
+// through the static checks CreateStateMachine applies, and fails on any
+// diagnostic, warnings included: none is expected.
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	for _, name := range definitions.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			def, err := definitions.Load(name)
+			raw, err := definitions.Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			def, err := definitions.Substitute(raw, deployed())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,5 +93,71 @@ func TestNotifierIsReplaceable(t *testing.T) {
 		if callbacks == 0 || callbacks != notifiers {
 			t.Errorf("%s: %d waitForTaskToken states, %d invoke %q; want the same, at least one", name, callbacks, notifiers, definitions.NotifierFunction)
 		}
+	}
+}
+
+// TestApproversComeFromTheDefinition checks the trust model of every
+// shipped workflow: each approval state takes the channel and the
+// approvers from placeholders filled at deployment, never from the
+// execution's data, and the first state refuses an input that names them
+// or lacks a requester.
+func TestApproversComeFromTheDefinition(t *testing.T) {
+	t.Parallel()
+	for _, name := range definitions.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			raw, err := definitions.Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var def struct {
+				StartAt string
+				States  map[string]struct {
+					Type       string
+					Resource   string
+					Parameters struct{ Payload map[string]any }
+					Arguments  struct{ Payload map[string]any }
+					Choices    []struct{ Next string }
+				}
+			}
+			if err := json.Unmarshal(raw, &def); err != nil {
+				t.Fatal(err)
+			}
+			approvals := 0
+			for stateName, st := range def.States {
+				if !strings.HasSuffix(st.Resource, "waitForTaskToken") {
+					continue
+				}
+				approvals++
+				payload := st.Parameters.Payload
+				if payload == nil {
+					payload = st.Arguments.Payload
+				}
+				if payload["channel"] != "${"+definitions.Channel+"}" {
+					t.Errorf("%s: channel is %v, want the placeholder ${%s}", stateName, payload["channel"], definitions.Channel)
+				}
+				approvers := fmt.Sprint(payload["approvers"], payload["approvers.$"])
+				if !strings.Contains(approvers, "'${"+definitions.Approvers+"}'") && !strings.Contains(approvers, "'${"+definitions.EscalationApprovers+"}'") {
+					t.Errorf("%s: approvers are %s, not split from a placeholder", stateName, approvers)
+				}
+			}
+			if approvals == 0 {
+				t.Fatal("no approval state")
+			}
+			first := def.States[def.StartAt]
+			var nexts []string
+			for _, c := range first.Choices {
+				nexts = append(nexts, c.Next)
+			}
+			if first.Type != "Choice" || !slices.Equal(nexts, []string{"ApproversNotFromInput", "RequesterMissing"}) {
+				t.Errorf("first state %s is a %s leading to %q; want the input checked first", def.StartAt, first.Type, nexts)
+			}
+			placeholders := definitions.Placeholders(raw)
+			for _, p := range placeholders {
+				if _, ok := deployed()[p]; !ok {
+					t.Errorf("placeholder ${%s} is not one of the documented ones", p)
+				}
+			}
+		})
 	}
 }

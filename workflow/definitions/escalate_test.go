@@ -33,7 +33,7 @@ func newEscalateFixture(t *testing.T) *escalateFixture {
 }
 
 func escalateInput(extra map[string]any) map[string]any {
-	in := map[string]any{"topic": topic, "channel": channel, "approvers": []string{approver}, "escalationApprovers": []string{escalation}, "requestedBy": requester}
+	in := map[string]any{"topic": topic, "requestedBy": requester}
 	for k, v := range extra {
 		in[k] = v
 	}
@@ -141,15 +141,27 @@ func TestApproveOrEscalate(t *testing.T) {
 			}
 			f.checkSubmissions(arn)
 		}},
-		{"escalation approvers left out", func(t *testing.T, f *escalateFixture) {
-			in := escalateInput(map[string]any{"approvalTimeoutSeconds": 60})
-			delete(in, "escalationApprovers")
-			arn := f.start(definitions.ApproveOrEscalate, in)
+		{"escalation approvers not Slack IDs", func(t *testing.T, f *escalateFixture) {
+			subs := deployed()
+			subs[definitions.EscalationApprovers] = "#leads"
+			arn := f.startWith(definitions.ApproveOrEscalate, subs, escalateInput(map[string]any{"approvalTimeoutSeconds": 60}))
 			f.nextApproval()
 			f.clock.Advance(time.Minute)
 			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
-				"invalid approval request: approvers is required: at least one user ID (U…/W…) or user-group ID (S…). "+
+				`invalid approval request: approver "#leads" is neither a user ID (U…/W…) nor a user-group ID (S…). `+
 				"Fix the execution input or the approval state.")
+			f.noMorePosts()
+		}},
+		{"escalation approvers in the input are refused", func(t *testing.T, f *escalateFixture) {
+			arn := f.start(definitions.ApproveOrEscalate, escalateInput(map[string]any{"escalationApprovers": []string{requester}}))
+			f.failed(arn, "InvalidInput", "The input names approvers, escalationApprovers or channel. Who may approve, and where, "+
+				"is set when the state machine is deployed (DefinitionSubstitutions), not by whoever starts an execution: remove them from the input.")
+			f.noMorePosts()
+		}},
+		{"requester left out", func(t *testing.T, f *escalateFixture) {
+			in := escalateInput(nil)
+			delete(in, "requestedBy")
+			f.failed(f.start(definitions.ApproveOrEscalate, in), "InvalidInput", requesterMissing)
 			f.noMorePosts()
 		}},
 	}

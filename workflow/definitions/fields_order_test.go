@@ -23,7 +23,7 @@ func TestPublishNotifierFieldsKeepTheirOrder(t *testing.T) {
 		{Label: "Topic", Value: topic},
 		{Label: "Round", Value: "1"},
 		{Label: "Channel", Value: "#publishing"},
-		{Label: "Approvers", Value: approver},
+		{Label: "Asked by", Value: requester},
 	}
 	fromInput := []workflow.Field{{Label: "Zeta", Value: "last letter"}, {Label: "Alpha", Value: "first letter"}, {Label: "Mid", Value: "m"}}
 	tests := []struct {
@@ -31,10 +31,10 @@ func TestPublishNotifierFieldsKeepTheirOrder(t *testing.T) {
 		want                     []workflow.Field
 	}{
 		{"written, JSONPath", definitions.PublishWithApproval,
-			`"fields": {"Topic.$": "$.request.topic", "Round.$": "States.Format('{}', $.progress.round)", "Channel": "#publishing", "Approvers.$": "$.request.approvers[0]"},`,
+			`"fields": {"Topic.$": "$.request.topic", "Round.$": "States.Format('{}', $.progress.round)", "Channel": "#publishing", "Asked by.$": "$.request.requestedBy"},`,
 			written},
 		{"written, JSONata", definitions.PublishWithApprovalJSONata,
-			`"fields": {"Topic": "{% $request.topic %}", "Round": "{% $string($round) %}", "Channel": "#publishing", "Approvers": "{% $request.approvers[0] %}"},`,
+			`"fields": {"Topic": "{% $request.topic %}", "Round": "{% $string($round) %}", "Channel": "#publishing", "Asked by": "{% $request.requestedBy %}"},`,
 			written},
 		{"from the input, JSONPath", definitions.PublishWithApproval, `"fields.$": "$.request.fields",`, fromInput},
 		{"from the input, JSONata", definitions.PublishWithApprovalJSONata, `"fields": "{% $request.fields %}",`, fromInput},
@@ -43,7 +43,11 @@ func TestPublishNotifierFieldsKeepTheirOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := newPublishFixture(t)
-			def, err := definitions.Load(tt.definition)
+			raw, err := definitions.Load(tt.definition)
+			if err != nil {
+				t.Fatal(err)
+			}
+			def, err := definitions.Substitute(raw, deployed())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +62,7 @@ func TestPublishNotifierFieldsKeepTheirOrder(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CreateStateMachine: %v", err)
 			}
-			input := `{"topic":"Release 2.4","channel":"` + channel + `","approvers":["` + approver + `"],"requestedBy":"` + requester + `",` +
+			input := `{"topic":"Release 2.4","requestedBy":"` + requester + `",` +
 				`"fields":{"Zeta":"last letter","Alpha":"first letter","Mid":"m"}}`
 			if _, err := f.engine.StartExecution(context.Background(), sfnlocal.StartExecutionInput{StateMachineArn: sm.StateMachineArn, Input: input}); err != nil {
 				t.Fatalf("StartExecution: %v", err)

@@ -93,11 +93,31 @@ func register[In, Out any](h *harness, name string, fn func(In) (Out, error)) {
 	})
 }
 
-// start creates a state machine from the named definition and starts an
-// execution with input.
+// deployed are the DefinitionSubstitutions the tests deploy with.
+func deployed() map[string]string {
+	return map[string]string{
+		definitions.Channel:             channel,
+		definitions.Approvers:           approver,
+		definitions.EscalationApprovers: escalation,
+	}
+}
+
+// start deploys the named definition with the usual substitutions and
+// starts an execution with input.
 func (h *harness) start(name string, input any) string {
 	h.t.Helper()
-	def, err := definitions.Load(name)
+	return h.startWith(name, deployed(), input)
+}
+
+// startWith creates a state machine from the named definition with its
+// placeholders filled from subs and starts an execution with input.
+func (h *harness) startWith(name string, subs map[string]string, input any) string {
+	h.t.Helper()
+	raw, err := definitions.Load(name)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	def, err := definitions.Substitute(raw, subs)
 	if err != nil {
 		h.t.Fatal(err)
 	}

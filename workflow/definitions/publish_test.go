@@ -15,11 +15,12 @@ import (
 
 const topic = "Release 2.4"
 
-// noApprovers is the cause of the InvalidApprovalRequest failure when the
-// input lists no approvers.
-const noApprovers = "The notifier refused the approval request, so nobody was asked: " +
-	"invalid approval request: approvers is required: at least one user ID (U…/W…) or user-group ID (S…). " +
-	"Fix the execution input or the Approve state."
+// Causes of the InvalidInput failures of every shipped workflow.
+const (
+	requesterMissing = "The input has no requestedBy: the Slack user ID (U…) of whoever asks for this approval, who may then not approve it."
+	approversInInput = "The input names approvers or channel. Who may approve, and where, is set when the state machine is deployed " +
+		"(DefinitionSubstitutions), not by whoever starts an execution: remove them from the input."
+)
 
 // draftRequest is what the drafting agent receives.
 type draftRequest struct {
@@ -68,7 +69,7 @@ func drafts(topic string, version int) []string {
 }
 
 func publishInput(extra map[string]any) map[string]any {
-	in := map[string]any{"topic": topic, "channel": channel, "approvers": []string{approver}, "requestedBy": requester}
+	in := map[string]any{"topic": topic, "requestedBy": requester}
 	for k, v := range extra {
 		in[k] = v
 	}
@@ -207,20 +208,64 @@ func TestPublishWithApproval(t *testing.T) {
 			}
 			f.failed(arn, "NotApproved", "Nobody decided on publishing Release 2.4 before the deadline (ApprovalExpired).")
 		}},
-		{"invalid approval request: no approvers", func(t *testing.T, f *publishFixture, definition string) {
-			arn := f.start(definition, publishInput(map[string]any{"approvers": []string{}}))
-			f.failed(arn, "InvalidApprovalRequest", noApprovers)
+		{"approvers from the definition", func(t *testing.T, f *publishFixture, definition string) {
+			subs := deployed()
+			subs[definitions.Approvers] = approver + "," + escalation
+			arn := f.startWith(definition, subs, publishInput(nil))
+			a := f.nextApproval()
+			if want := []string{approver, escalation}; !slices.Equal(a.Approvers, want) || a.Channel != channel {
+				t.Errorf("request to %q in %s, want %q in %s", a.Approvers, a.Channel, want, channel)
+			}
+			f.decide(a, workflow.Decision{Action: workflow.ActionSkip, DraftIndex: workflow.NoDraft, DecidedBy: boss})
+			f.succeeded(arn, map[string]any{
+				"outcome": "skipped", "topic": topic, "rounds": 1,
+				"approvalId": a.ID, "decidedBy": boss, "decidedAt": decidedAt,
+			})
+		}},
+		{"approvers in the input are refused", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"approvers": []string{requester}}))
+			f.failed(arn, "InvalidInput", approversInInput)
+			if n := len(f.drafts.all()); n != 0 {
+				t.Errorf("draft-agent ran %d times", n)
+			}
 			f.noMorePosts()
 		}},
-		{"invalid approval request: approvers left out", func(t *testing.T, f *publishFixture, definition string) {
+		{"channel in the input is refused", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"channel": "C0ELSEWHERE"}))
+			f.failed(arn, "InvalidInput", approversInInput)
+			f.noMorePosts()
+		}},
+		{"requester left out", func(t *testing.T, f *publishFixture, definition string) {
 			in := publishInput(nil)
-			delete(in, "approvers")
+			delete(in, "requestedBy")
 			arn := f.start(definition, in)
-			f.failed(arn, "InvalidApprovalRequest", noApprovers)
+			f.failed(arn, "InvalidInput", requesterMissing)
+			if n := len(f.drafts.all()); n != 0 {
+				t.Errorf("draft-agent ran %d times", n)
+			}
 			f.noMorePosts()
 		}},
-		{"invalid approval request: channel name", func(t *testing.T, f *publishFixture, definition string) {
-			arn := f.start(definition, publishInput(map[string]any{"channel": "#releases"}))
+		{"requester empty", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"requestedBy": ""}))
+			f.failed(arn, "InvalidInput", requesterMissing)
+			f.noMorePosts()
+		}},
+		{"requester not a string", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"requestedBy": []string{requester}}))
+			f.failed(arn, "InvalidInput", requesterMissing)
+			f.noMorePosts()
+		}},
+		{"invalid approval request: requester not a user ID", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"requestedBy": "bob"}))
+			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
+				`invalid approval request: requestedBy "bob" is not a Slack user ID (U… or W…). `+
+				"Fix the execution input or the Approve state.")
+			f.noMorePosts()
+		}},
+		{"invalid approval request: deployed with a channel name", func(t *testing.T, f *publishFixture, definition string) {
+			subs := deployed()
+			subs[definitions.Channel] = "#releases"
+			arn := f.startWith(definition, subs, publishInput(nil))
 			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
 				`invalid approval request: channel "#releases" is not a Slack channel ID (C…, G… or D…); use the ID, not the name. `+
 				"Fix the execution input or the Approve state.")
