@@ -47,6 +47,6 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 		if b.cfg.SweepGrace > 0 && now.Sub(a.ClosedAt) < b.cfg.SweepGrace && (a.Decision == nil || a.Decision.DecidedBy != "") {
 			continue
 		}
-		b.updates.enqueue(a, false)
+		b.updates.enqueueListed(a)
 	}
 }

@@ -52,7 +52,10 @@ type updater struct {
 }
 
 type updateJob struct {
-	a        workflow.Approval
+	a workflow.Approval
+	// listed marks a as workflow.Approval.Listed (from the sweeper): the
+	// whole approval is read before its message is rendered.
+	listed   bool
 	reply    bool // post the thread reply once the message is updated
 	replied  bool // the reply was attempted (or given up)
 	updated  bool // the message shows the outcome; only the reply is left
@@ -92,7 +95,7 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	defer u.mu.Unlock()
 	if j, ok := u.jobs[a.ID]; ok {
 		if j.state != jobBusy {
-			j.a = a
+			j.a, j.listed = a, false
 		}
 		j.reply = j.reply || reply
 		return
@@ -101,6 +104,22 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 		return
 	}
 	u.jobs[a.ID] = &updateJob{a: a, reply: reply}
+	u.push(a.ID, false)
+}
+
+// enqueueListed asks for the message of an approval the sweeper listed
+// (workflow.Approval.Listed) to show its outcome. The job reads the whole
+// approval before rendering; a job already queued keeps its approval.
+func (u *updater) enqueueListed(a workflow.Approval) {
+	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if _, ok := u.jobs[a.ID]; ok || u.stopping {
+		return
+	}
+	u.jobs[a.ID] = &updateJob{a: a, listed: true}
 	u.push(a.ID, false)
 }
 
@@ -187,12 +206,16 @@ func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
 // update makes the message show the outcome, then hands the job to the
 // reply workers (through done) if a reply is due.
 func (u *updater) update(ctx context.Context, j *updateJob) {
-	a := j.a
-	log := u.log.With(zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
+	log := u.log.With(zap.String("approval_id", j.a.ID), zap.String("execution_arn", j.a.ExecutionARN))
 	if u.updates.Wait(ctx) != nil {
 		u.done(j)
 		return
 	}
+	if j.listed && !u.readWhole(ctx, j, log) {
+		u.done(j)
+		return
+	}
+	a := j.a
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
 	cancel()
@@ -221,6 +244,25 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(safeErr(err)))
 	}
 	u.done(j)
+}
+
+// readWhole replaces a listed job's approval with the stored one, and
+// reports whether its message still needs updating. A failed read is left
+// to the next sweep.
+func (u *updater) readWhole(ctx context.Context, j *updateJob, log *zap.Logger) bool {
+	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	a, err := u.approvals.Get(callCtx, j.a.ID)
+	cancel()
+	if err != nil {
+		if workflow.ErrorCode(err) != workflow.ENOTFOUND {
+			log.Warn("could not read the approval to update its message; the sweeper will try again", zap.Error(safeErr(err)))
+		}
+		return false
+	}
+	u.mu.Lock()
+	j.a, j.listed = a, false
+	u.mu.Unlock()
+	return a.Status.Final() && a.MessageTS != "" && !a.MessageSynced
 }
 
 // reply posts the decision's short reply in the request's thread.

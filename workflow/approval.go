@@ -47,7 +47,9 @@ const (
 // Approval is one stored request for a human decision, keyed by a short
 // unguessable ID. It is the record of who decided what, when and why.
 type Approval struct {
-	ID           string
+	ID string
+	// TaskToken resumes the execution. It is kept only while the approval
+	// is open: a final approval has none (see Close).
 	TaskToken    TaskToken
 	ExecutionARN string
 	StateName    string
@@ -77,6 +79,42 @@ type Approval struct {
 
 	// MessageSynced is true when the Slack message shows the final status.
 	MessageSynced bool
+}
+
+// Close moves a to the final status at now and forgets the task token,
+// which nothing may use once the approval is final. Stores call it on
+// every move to a final status, so no final record holds a token.
+func (a *Approval) Close(status Status, now time.Time) {
+	a.Status = status
+	a.ClosedAt = now
+	a.TaskToken = ""
+}
+
+// Listed is the part of a that Store.List returns: what the work lists
+// read (the queue an approval is on, who may decide it, its title, where
+// its message is, its deadline and outcome). It never holds the task
+// token, the summary, the fields, the drafts or the revision presets:
+// whoever needs those (to resume, or to render the message) reads the
+// approval with Store.Get.
+func (a Approval) Listed() Approval {
+	return Approval{
+		ID:            a.ID,
+		ExecutionARN:  a.ExecutionARN,
+		StateName:     a.StateName,
+		Channel:       a.Channel,
+		ThreadTS:      a.ThreadTS,
+		MessageTS:     a.MessageTS,
+		Approvers:     a.Approvers,
+		RequestedBy:   a.RequestedBy,
+		Title:         a.Title,
+		CreatedAt:     a.CreatedAt,
+		Deadline:      a.Deadline,
+		Status:        a.Status,
+		Decision:      a.Decision,
+		ClaimedAt:     a.ClaimedAt,
+		ClosedAt:      a.ClosedAt,
+		MessageSynced: a.MessageSynced,
+	}
 }
 
 // Queue reports the work list the approval belongs to, or "" if none.

@@ -28,12 +28,16 @@ type Store interface {
 	// Reclaim takes over a claim whose ClaimedAt equals claimedAt, keeping
 	// its decision; it counts one more attempt.
 	Reclaim(ctx context.Context, id string, claimedAt, now time.Time) (Approval, error)
-	// Finish moves a claimed approval to a final status.
+	// Finish moves a claimed approval to a final status (Approval.Close:
+	// the stored record no longer holds the task token).
 	Finish(ctx context.Context, id string, status Status, now time.Time) (Approval, error)
 	// MarkMessageSynced records that the Slack message shows the final
 	// status, which takes the approval off QueueMessage.
 	MarkMessageSynced(ctx context.Context, id string) error
-	// List returns up to limit approvals in the queue, oldest first.
+	// List returns up to limit approvals in the queue, oldest first, each
+	// as Approval.Listed: without the task token or the message body. The
+	// list is eventually consistent; act on it with the conditional
+	// methods, and Get an approval before rendering or resuming it.
 	List(ctx context.Context, q Queue, limit int) ([]Approval, error)
 }
 
@@ -325,7 +329,7 @@ func expired(a Approval) error {
 }
 
 // PendingFor lists the pending approvals user may decide, oldest first,
-// at most limit of them. Approvals past their deadline are left out: they
+// at most limit of them, as Approval.Listed. Approvals past their deadline are left out: they
 // wait only for the sweeper to close them.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
 	all, err := s.store.List(ctx, QueuePending, listAll)
@@ -413,7 +417,8 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 }
 
 // Unsynced lists final approvals whose Slack message does not show the
-// outcome yet, oldest first.
+// outcome yet, oldest first, as Approval.Listed: Get each one before
+// rendering its message.
 func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
 	return s.store.List(ctx, QueueMessage, limit)
 }

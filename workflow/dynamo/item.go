@@ -22,6 +22,7 @@ const (
 	attrVersion    = "version"
 	attrStatus     = "status"
 	attrApprovalID = "approvalId" // on token guard items
+	attrTaskToken  = "taskToken"  // only while the approval is open
 )
 
 // sortableTime is RFC 3339 with a fixed-width fraction, so strings sort as
@@ -47,17 +48,21 @@ func isApproval(item map[string]types.AttributeValue) bool {
 
 // encode returns the item for a at the version. Empty strings, lists and
 // zero times are left out; queue is set only while a is on a queue, which
-// keeps the queue index sparse. PurgeAt is kept in whole seconds (TTL).
+// keeps the queue index sparse. The task token is written only while a is
+// open, so the write that makes an approval final deletes it. PurgeAt is
+// kept in whole seconds (TTL).
 func encode(a workflow.Approval, version int64) map[string]types.AttributeValue {
 	item := map[string]types.AttributeValue{
 		attrID:          str(a.ID),
 		attrStatus:      str(string(a.Status)),
 		attrVersion:     number(version),
 		attrQueuedAt:    str(a.CreatedAt.UTC().Format(sortableTime) + "#" + a.ID),
-		"taskToken":     str(a.TaskToken.Reveal()),
 		"allowSkip":     &types.AttributeValueMemberBOOL{Value: a.AllowSkip},
 		"attempts":      number(int64(a.Attempts)),
 		"messageSynced": &types.AttributeValueMemberBOOL{Value: a.MessageSynced},
+	}
+	if !a.Status.Final() && a.TaskToken != "" {
+		item[attrTaskToken] = str(a.TaskToken.Reveal())
 	}
 	if q := a.Queue(); q != "" {
 		item[attrQueue] = str(string(q))
@@ -110,7 +115,7 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 	d := decoder{item: item}
 	a := workflow.Approval{
 		ID:              d.str(attrID),
-		TaskToken:       workflow.TaskToken(d.str("taskToken")),
+		TaskToken:       workflow.TaskToken(d.str(attrTaskToken)),
 		ExecutionARN:    d.str("executionArn"),
 		StateName:       d.str("stateName"),
 		Channel:         d.str("channel"),

@@ -12,8 +12,11 @@ import (
 )
 
 // List returns up to limit approvals on the queue, oldest first, by querying
-// the sparse queue index. The index is eventually consistent: an approval
-// may show up shortly after it joined or left the queue, so callers act on
+// the sparse queue index. Each is workflow.Approval.Listed, what the index
+// projects: no task token, no message body. Listed approvals are never
+// remembered as the version to change (that would write them back without
+// what they lack). The index is eventually consistent: an approval may
+// show up shortly after it joined or left the queue, so callers act on
 // listed approvals with the conditional methods. An unknown queue is
 // EINVALID.
 func (s *Store) List(ctx context.Context, q workflow.Queue, limit int) ([]workflow.Approval, error) {

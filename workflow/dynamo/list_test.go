@@ -140,3 +140,30 @@ func TestListRefusesAnUnknownQueue(t *testing.T) {
 	_, err := New(client, "unused").List(t.Context(), "archive", 10)
 	wantCode(t, err, workflow.EINVALID)
 }
+
+// A listed approval lacks its token and body; were it remembered as the
+// version to change, the next write would store it without them.
+func TestListedApprovalsAreNeverRememberedForWrites(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	a := newApproval("token-listed-then-claimed", 0)
+	a.Summary, a.Drafts = "a body", []string{"a draft"}
+	create(t, s, a)
+	other := New(client, s.table) // remembers nothing yet
+	if list, err := other.List(t.Context(), workflow.QueuePending, 10); err != nil || len(list) != 1 {
+		t.Fatalf("List = %d approvals, %v", len(list), err)
+	}
+	claimed, err := other.Claim(t.Context(), a.ID, approve, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := New(client, s.table).Get(t.Context(), a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range []workflow.Approval{claimed, stored} {
+		if got.TaskToken != a.TaskToken || got.Summary != a.Summary || len(got.Drafts) != 1 {
+			t.Errorf("claimed after a List: token kept %v, summary %q, drafts %v; want the whole approval", got.TaskToken == a.TaskToken, got.Summary, got.Drafts)
+		}
+	}
+}

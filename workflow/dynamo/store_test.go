@@ -50,7 +50,7 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 			w.Status, w.Decision, w.ClaimedAt, w.Attempts = workflow.StatusClaimed, &d, claimedAt, 1
 		}},
 		{"finish", func() (workflow.Approval, error) { return s.Finish(ctx, a.ID, workflow.StatusDecided, closedAt) }, func(w *workflow.Approval) {
-			w.Status, w.ClosedAt = workflow.StatusDecided, closedAt
+			w.Status, w.ClosedAt, w.TaskToken = workflow.StatusDecided, closedAt, ""
 		}},
 		{"mark synced", func() (workflow.Approval, error) { return workflow.Approval{}, s.MarkMessageSynced(ctx, a.ID) }, func(w *workflow.Approval) {
 			w.MessageSynced = true

@@ -37,8 +37,9 @@ func (s *Store) Reclaim(ctx context.Context, id string, claimedAt, now time.Time
 	})
 }
 
-// Finish moves a claimed approval to the final status at now. A status that
-// is not final is EINVALID; an approval that is not claimed ECONFLICT.
+// Finish moves a claimed approval to the final status at now and deletes
+// its task token from the item. A status that is not final is EINVALID; an
+// approval that is not claimed ECONFLICT.
 func (s *Store) Finish(ctx context.Context, id string, status workflow.Status, now time.Time) (workflow.Approval, error) {
 	if !status.Final() {
 		return workflow.Approval{}, workflow.Errorf(workflow.EINVALID, "cannot finish approval %s as %q: not a final status", id, status)
@@ -47,8 +48,7 @@ func (s *Store) Finish(ctx context.Context, id string, status workflow.Status, n
 		if a.Status != workflow.StatusClaimed {
 			return conflict(*a, "approval %s is %s, not claimed", a.ID, a.Status)
 		}
-		a.Status = status
-		a.ClosedAt = now
+		a.Close(status, now)
 		return nil
 	})
 }

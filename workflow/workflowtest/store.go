@@ -118,7 +118,7 @@ func (s *Store) Reclaim(_ context.Context, id string, claimedAt, now time.Time) 
 // Finish implements workflow.Store.
 func (s *Store) Finish(_ context.Context, id string, status workflow.Status, now time.Time) (workflow.Approval, error) {
 	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusClaimed }, func(a *workflow.Approval) {
-		a.Status, a.ClosedAt = status, now
+		a.Close(status, now)
 	})
 }
 
@@ -128,7 +128,8 @@ func (s *Store) MarkMessageSynced(_ context.Context, id string) error {
 	return err
 }
 
-// List implements workflow.Store.
+// List implements workflow.Store: like the DynamoDB store, it returns
+// each approval as Approval.Listed.
 func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow.Approval, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -138,7 +139,7 @@ func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow
 	var out []workflow.Approval
 	for _, a := range s.approvals {
 		if a.Queue() == q {
-			out = append(out, clone(a))
+			out = append(out, clone(a).Listed())
 		}
 	}
 	slices.SortFunc(out, func(a, b workflow.Approval) int {
