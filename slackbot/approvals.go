@@ -14,9 +14,12 @@ type Approvals interface {
 	// CanDecide returns nil if user may decide a, an EFORBIDDEN error
 	// explaining why not, or a lookup failure.
 	CanDecide(ctx context.Context, a workflow.Approval, user string) error
-	// Decide applies the decision exactly once and returns the approval as it
-	// now stands, also alongside most errors.
-	Decide(ctx context.Context, id string, d workflow.Decision) (workflow.Approval, error)
+	// ClickedOn checks a click on the message on against a: an approval
+	// with no recorded message records on. It returns a as it now stands.
+	ClickedOn(ctx context.Context, a workflow.Approval, on workflow.MessageRef) (workflow.Approval, error)
+	// DecideOn applies the decision, made on the message on, exactly once
+	// and returns the approval as it now stands, also alongside most errors.
+	DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error)
 	// PendingFor lists the pending approvals user may decide, oldest first.
 	PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
 	// Recover completes stale claims and expires approvals past their

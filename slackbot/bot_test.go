@@ -499,21 +499,21 @@ func TestInvalidAuthIsFatal(t *testing.T) {
 	}
 }
 
-// gatedApprovals holds every Decide until released.
+// gatedApprovals holds every DecideOn until released.
 type gatedApprovals struct {
 	Approvals
 	entered chan struct{}
 	release chan struct{}
 }
 
-func (g gatedApprovals) Decide(ctx context.Context, id string, d workflow.Decision) (workflow.Approval, error) {
+func (g gatedApprovals) DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error) {
 	g.entered <- struct{}{}
 	select {
 	case <-g.release:
 	case <-ctx.Done():
 		return workflow.Approval{}, ctx.Err()
 	}
-	return g.Approvals.Decide(ctx, id, d)
+	return g.Approvals.DecideOn(ctx, id, d, on)
 }
 
 func TestShutdownFinishesInFlightWork(t *testing.T) {

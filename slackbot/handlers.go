@@ -21,6 +21,9 @@ type click struct {
 	channel    string
 	thread     string
 	triggerID  string
+	// on is the request message the button is on; zero when the click
+	// came from elsewhere (an ephemeral message, a view).
+	on         workflow.MessageRef
 	approvalID string
 	action     string
 	at         time.Time
@@ -54,14 +57,14 @@ const (
 // decideClick handles Approve, Approve draft N and Skip.
 func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
 	d.DecidedBy = c.user
-	b.decide(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, c.approvalID, d, c.logger(b.log))
+	b.decide(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, c.approvalID, d, c.on, c.logger(b.log))
 }
 
 // decide records a decision and translates the outcome: the message update
 // on success, a private explanation otherwise.
-func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, log *zap.Logger) {
+func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, on workflow.MessageRef, log *zap.Logger) {
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-	a, err := b.approvals.Decide(dctx, id, d)
+	a, err := b.approvals.DecideOn(dctx, id, d, on)
 	cancel()
 	if a.Channel == "" && to.channel == "" {
 		a, _ = b.lookup(ctx, id) // a modal submission has no channel of its own
@@ -84,7 +87,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
-	case workflow.ECONFLICT, workflow.EEXPIRED:
+	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED:
 		current := errorApproval(err, a)
 		b.updates.enqueue(current, false)
 		b.tell(ctx, to, lateText(current, err), log)
@@ -117,6 +120,9 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	ctx2, cancel := context.WithDeadline(ctx, c.at.Add(triggerBudget))
 	defer cancel()
 	a, err := b.approvals.Get(ctx2, c.approvalID)
+	if err == nil {
+		a, err = b.approvals.ClickedOn(ctx2, a, c.on)
+	}
 	switch {
 	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
 		b.tell(ctx, to, textNotFound, log)
@@ -220,6 +226,8 @@ func errorApproval(err error, fallback workflow.Approval) workflow.Approval {
 // pending what became of it.
 func lateText(a workflow.Approval, err error) string {
 	switch {
+	case a.Status == workflow.StatusCancelled:
+		return cancelledLate(a)
 	case a.Status == workflow.StatusExpired:
 		return "This approval has expired: the workflow stopped waiting for it."
 	case a.Status == workflow.StatusDecided && a.Decision != nil:

@@ -108,6 +108,7 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		channel:    cmp.Or(cb.Channel.ID, cb.Container.ChannelID),
 		thread:     cmp.Or(cb.Container.ThreadTs, cb.Message.ThreadTimestamp),
 		triggerID:  cb.TriggerID,
+		on:         requestMessage(cb),
 		approvalID: cmp.Or(act.Value, act.BlockID),
 		action:     act.ActionID,
 		at:         time.Now(),
@@ -163,7 +164,9 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	}
 	d.DecidedBy = cb.User.ID
 	to := replyTo{user: cb.User.ID}
-	b.pool.push(func(ctx context.Context) { b.decide(ctx, to, id, d, log.With(zap.String("approval_id", id))) })
+	b.pool.push(func(ctx context.Context) {
+		b.decide(ctx, to, id, d, workflow.MessageRef{}, log.With(zap.String("approval_id", id)))
+	})
 }
 
 // ignore acks an envelope the app does not handle.
@@ -183,6 +186,17 @@ func envelopeID(raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &env)
 	return env.EnvelopeID
+}
+
+// requestMessage is the channel message a button was clicked on: the
+// container's message_ts, which is the message itself also when it is a
+// reply in a thread. Ephemeral messages and views are no request message.
+func requestMessage(cb slack.InteractionCallback) workflow.MessageRef {
+	c := cb.Container
+	if c.Type != "message" || c.IsEphemeral || c.MessageTs == "" {
+		return workflow.MessageRef{}
+	}
+	return workflow.MessageRef{Channel: cmp.Or(c.ChannelID, cb.Channel.ID), TS: c.MessageTs}
 }
 
 func plausibleID(id string) bool { return id != "" && len(id) <= 100 }

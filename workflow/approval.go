@@ -25,10 +25,16 @@ const (
 	// StatusExpired means the task timed out or was closed before a
 	// decision could resume it.
 	StatusExpired Status = "expired"
+	// StatusCancelled means the request was closed without a decision for
+	// the reason its Cancellation gives, such as a newer request replacing
+	// it. Its task no longer waits for it.
+	StatusCancelled Status = "cancelled"
 )
 
 // Final reports whether nothing more can happen to the approval.
-func (s Status) Final() bool { return s == StatusDecided || s == StatusExpired }
+func (s Status) Final() bool {
+	return s == StatusDecided || s == StatusExpired || s == StatusCancelled
+}
 
 // Queue names the work lists a Store keeps indexed, so that nothing is
 // found by scanning.
@@ -77,8 +83,36 @@ type Approval struct {
 	Attempts  int       // claims taken, including takeovers
 	ClosedAt  time.Time // when the status became final
 
+	// Cancellation says why a cancelled approval was closed.
+	Cancellation *Cancellation
+
 	// MessageSynced is true when the Slack message shows the final status.
 	MessageSynced bool
+}
+
+// Cancellation is why an approval was closed without a decision.
+type Cancellation struct {
+	// Reason is what happened, in words people read after "Cancelled: ",
+	// such as ReasonReplaced.
+	Reason string
+	// ReplacedBy is the ID of the newer approval that replaced this one.
+	ReplacedBy string
+	// Link is the permalink of the newer request's message, if known.
+	Link string
+}
+
+// ReasonReplaced is the reason of a request replaced by a newer one.
+const ReasonReplaced = "replaced by a newer request"
+
+// Replaced is the cancellation of a request that newer replaces; link is
+// the permalink of newer's message, or "".
+func Replaced(newer Approval, link string) Cancellation {
+	return Cancellation{Reason: ReasonReplaced, ReplacedBy: newer.ID, Link: link}
+}
+
+// MessageRef is where a request message is in Slack: its channel and ts.
+type MessageRef struct {
+	Channel, TS string
 }
 
 // Close moves a to the final status at now and forgets the task token,

@@ -21,7 +21,9 @@ type Store interface {
 	Create(ctx context.Context, a Approval) (stored Approval, created bool, err error)
 	// Get returns the approval with the ID.
 	Get(ctx context.Context, id string) (Approval, error)
-	// SetMessage records where the request message was posted.
+	// SetMessage records where the request message was posted, once: the
+	// same message again changes nothing; another one than the message
+	// recorded is ECONFLICT (carrying the approval).
 	SetMessage(ctx context.Context, id, channel, ts string) (Approval, error)
 	// Claim records d and moves a pending approval to claimed at now.
 	Claim(ctx context.Context, id string, d Decision, now time.Time) (Approval, error)
@@ -31,6 +33,10 @@ type Store interface {
 	// Finish moves a claimed approval to a final status (Approval.Close:
 	// the stored record no longer holds the task token).
 	Finish(ctx context.Context, id string, status Status, now time.Time) (Approval, error)
+	// Cancel closes a pending approval without a decision (Approval.Close
+	// with StatusCancelled), recording c. An approval that is not pending
+	// is ECONFLICT.
+	Cancel(ctx context.Context, id string, c Cancellation, now time.Time) (Approval, error)
 	// MarkMessageSynced records that the Slack message shows the final
 	// status, which takes the approval off QueueMessage.
 	MarkMessageSynced(ctx context.Context, id string) error
@@ -39,6 +45,11 @@ type Store interface {
 	// list is eventually consistent; act on it with the conditional
 	// methods, and Get an approval before rendering or resuming it.
 	List(ctx context.Context, q Queue, limit int) ([]Approval, error)
+	// ListOpen returns up to limit open (pending or claimed) approvals of
+	// the execution, oldest first, as Approval.Listed, from an index that
+	// holds only open approvals (no scan). It is eventually consistent, like
+	// List.
+	ListOpen(ctx context.Context, executionARN string, limit int) ([]Approval, error)
 }
 
 // Resumer resumes paused executions. Both methods return nil when the
@@ -48,6 +59,12 @@ type Store interface {
 type Resumer interface {
 	Succeed(ctx context.Context, a Approval, output []byte) error
 	Fail(ctx context.Context, a Approval, errorName, cause string) error
+	// Waiting reports whether the task attempt a's token belongs to still
+	// waits for a result (Step Functions accepts a heartbeat on it). false
+	// with a nil error means the attempt is closed: it timed out, failed
+	// (a Retry starts a new attempt with a new token), or its execution
+	// ended. Any error is transient. It changes nothing.
+	Waiting(ctx context.Context, a Approval) (bool, error)
 }
 
 // Directory answers who is in a user group.
@@ -204,18 +221,29 @@ func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error 
 	return Errorf(EFORBIDDEN, "You are not one of the approvers of this request.")
 }
 
-// Decide applies a person's decision to the approval with the ID, exactly
-// once: it claims the approval with a conditional write, resumes the
-// execution, then records the outcome. It returns the approval as it now
-// stands. Errors: ENOTFOUND, EFORBIDDEN (nothing changes), EINVALID,
-// ECONFLICT (somebody decided first; the error carries the approval),
-// EEXPIRED (the task had timed out or closed; the approval is now
-// expired). Any other error leaves the approval claimed; a later call or
-// Recover completes it.
+// Decide is DecideOn with no message to check: for callers that do not
+// click a message (tests, tools).
 func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, error) {
+	return s.DecideOn(ctx, id, d, MessageRef{})
+}
+
+// DecideOn applies a person's decision, made with a button on the message
+// on, to the approval with the ID, exactly once: it claims the approval
+// with a conditional write, resumes the execution, then records the
+// outcome. It returns the approval as it now stands. First, as ClickedOn
+// does, an approval with no recorded message records on as its message.
+// Errors: ENOTFOUND, EFORBIDDEN (nothing changes), EINVALID, ECONFLICT
+// (somebody decided first; the error carries the approval), EEXPIRED (the
+// task had timed out or closed; the approval is now expired), ECANCELLED
+// (the request was cancelled). Any other error leaves the approval
+// claimed; a later call or Recover completes it.
+func (s *Service) DecideOn(ctx context.Context, id string, d Decision, on MessageRef) (Approval, error) {
 	a, err := s.store.Get(ctx, id)
 	if err != nil {
 		return Approval{}, err
+	}
+	if a, err = s.ClickedOn(ctx, a, on); err != nil {
+		return a, err
 	}
 	if err := s.CanDecide(ctx, a, d.DecidedBy); err != nil {
 		return a, err
@@ -226,6 +254,8 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, 
 		return a, conflict(a)
 	case StatusExpired:
 		return a, expired(a)
+	case StatusCancelled:
+		return a, cancelled(a)
 	case StatusClaimed:
 		if now.Sub(a.ClaimedAt) < s.ClaimLease {
 			return a, conflict(a)
@@ -267,8 +297,11 @@ func (s *Service) lost(ctx context.Context, id string, err error) (Approval, err
 	if gerr != nil {
 		return Approval{}, fmt.Errorf("read approval %s after a lost claim: %w", id, gerr)
 	}
-	if current.Status == StatusExpired {
+	switch current.Status {
+	case StatusExpired:
 		return current, expired(current)
+	case StatusCancelled:
+		return current, cancelled(current)
 	}
 	return current, conflict(current)
 }

@@ -22,6 +22,7 @@ type window struct {
 type fault struct {
 	remaining int // <0: until Heal
 	status    int
+	applied   bool // the call takes effect before it fails
 }
 
 type apiState struct {
@@ -54,7 +55,20 @@ func (s *Server) FailMethod(method string, n, status int) {
 	s.api.faults[method] = &fault{remaining: n, status: status}
 }
 
-// Heal ends a failure injected with FailMethod.
+// FailMethodAfterApplying makes the next n calls of a Web API method take effect (a message is
+// posted and shown, an update made) and then answer the caller with the HTTP status and a non-JSON
+// body, as when Slack's answer is lost: the caller sees a failure for something that happened.
+func (s *Server) FailMethodAfterApplying(method string, n, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.api.faults, method)
+		return
+	}
+	s.api.faults[method] = &fault{remaining: n, status: status, applied: true}
+}
+
+// Heal ends a failure injected with FailMethod or FailMethodAfterApplying.
 func (s *Server) Heal(method string) {
 	s.FailMethod(method, 0, 0)
 }
@@ -67,11 +81,12 @@ func (s *Server) Calls(method string) int {
 	return s.api.calls[method]
 }
 
-// injectedFailureLocked consumes one injected failure of method, if any, and returns its status.
-func (s *Server) injectedFailureLocked(method string) (int, bool) {
+// injectedFailureLocked consumes one injected failure of method, if any, and returns its status
+// and whether the call takes effect first.
+func (s *Server) injectedFailureLocked(method string) (status int, applied, failed bool) {
 	f, ok := s.api.faults[method]
 	if !ok {
-		return 0, false
+		return 0, false, false
 	}
 	if f.remaining > 0 {
 		f.remaining--
@@ -79,7 +94,7 @@ func (s *Server) injectedFailureLocked(method string) (int, bool) {
 			delete(s.api.faults, method)
 		}
 	}
-	return f.status, true
+	return f.status, f.applied, true
 }
 
 // rateLimitedLocked counts the call against its method's window and reports how long the caller

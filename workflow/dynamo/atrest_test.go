@@ -71,7 +71,9 @@ func TestNoTaskTokenAtRestOnceFinal(t *testing.T) {
 	var ids []string
 	for _, name := range []string{"decided", "expired", "open"} {
 		token := fmt.Sprintf("secret-token-%s-AAAAQWxsIHRoZSB3b3JsZCdz", name)
-		a := create(t, s, newApproval(token, 0))
+		a := newApproval(token, 0)
+		a.ExecutionARN = "arn:aws:states:us-east-1:123456789012:execution:sm:run-" + name
+		a = create(t, s, a)
 		if _, err := s.SetMessage(ctx, a.ID, "C0123", "1700000000.00010"+fmt.Sprint(len(ids))); err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,9 @@ const (
 	attrStatus     = "status"
 	attrApprovalID = "approvalId" // on token guard items
 	attrTaskToken  = "taskToken"  // only while the approval is open
+	// ExecutionIndex keys: set only while the approval is open.
+	attrOpenExecution = "openExecution"
+	attrOpenedAt      = "openedAt"
 )
 
 // sortableTime is RFC 3339 with a fixed-width fraction, so strings sort as
@@ -47,8 +50,8 @@ func isApproval(item map[string]types.AttributeValue) bool {
 }
 
 // encode returns the item for a at the version. Empty strings, lists and
-// zero times are left out; queue is set only while a is on a queue, which
-// keeps the queue index sparse. The task token is written only while a is
+// zero times are left out; queue is set only while a is on a queue, and
+// openExecution only while a is open, which keeps both indexes sparse. The task token is written only while a is
 // open, so the write that makes an approval final deletes it. PurgeAt is
 // kept in whole seconds (TTL).
 func encode(a workflow.Approval, version int64) map[string]types.AttributeValue {
@@ -66,6 +69,10 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 	}
 	if q := a.Queue(); q != "" {
 		item[attrQueue] = str(string(q))
+	}
+	if !a.Status.Final() && a.ExecutionARN != "" {
+		item[attrOpenExecution] = str(a.ExecutionARN)
+		item[attrOpenedAt] = str(a.CreatedAt.UTC().Format(sortableTime) + "#" + a.ID)
 	}
 	if !a.PurgeAt.IsZero() {
 		item[attrPurgeAt] = number(a.PurgeAt.Unix())
@@ -106,6 +113,11 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		putStrings(m, map[string]string{"preset": d.Preset, "text": d.Text, "decidedBy": d.DecidedBy})
 		putTimes(m, map[string]time.Time{"decidedAt": d.DecidedAt})
 		item["decision"] = &types.AttributeValueMemberM{Value: m}
+	}
+	if c := a.Cancellation; c != nil {
+		m := map[string]types.AttributeValue{}
+		putStrings(m, map[string]string{"reason": c.Reason, "replacedBy": c.ReplacedBy, "link": c.Link})
+		item["cancellation"] = &types.AttributeValueMemberM{Value: m}
 	}
 	return item
 }
@@ -155,6 +167,11 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 			DecidedAt:  dd.time("decidedAt"),
 		}
 		d.err = dd.err
+	}
+	if m, ok := d.get("cancellation").(*types.AttributeValueMemberM); ok {
+		dc := decoder{item: m.Value, err: d.err}
+		a.Cancellation = &workflow.Cancellation{Reason: dc.str("reason"), ReplacedBy: dc.str("replacedBy"), Link: dc.str("link")}
+		d.err = dc.err
 	}
 	version := d.int(attrVersion)
 	if d.err != nil {

@@ -25,26 +25,51 @@ func (s *Store) List(ctx context.Context, q workflow.Queue, limit int) ([]workfl
 	default:
 		return nil, workflow.Errorf(workflow.EINVALID, "unknown queue %q", q)
 	}
+	list, err := s.query(ctx, QueueIndex, attrQueue, string(q), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list %s approvals: %w", q, err)
+	}
+	return list, nil
+}
+
+// ListOpen returns up to limit open approvals of the execution, oldest
+// first, by querying the sparse execution index: one Query for an
+// execution with no open approval. Each is workflow.Approval.Listed. Like
+// List, it is eventually consistent.
+func (s *Store) ListOpen(ctx context.Context, executionARN string, limit int) ([]workflow.Approval, error) {
+	if executionARN == "" {
+		return nil, workflow.Errorf(workflow.EINVALID, "no execution to list the open approvals of")
+	}
+	list, err := s.query(ctx, ExecutionIndex, attrOpenExecution, executionARN, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list the open approvals of execution %s: %w", executionARN, err)
+	}
+	return list, nil
+}
+
+// query pages through the index partition whose key attribute is value,
+// in sort key order, for up to limit approvals.
+func (s *Store) query(ctx context.Context, index, attr, value string, limit int) ([]workflow.Approval, error) {
 	var list []workflow.Approval
 	var start map[string]types.AttributeValue
 	for len(list) < limit {
 		out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(s.table),
-			IndexName:                 aws.String(QueueIndex),
-			KeyConditionExpression:    aws.String("#queue = :queue"),
-			ExpressionAttributeNames:  map[string]string{"#queue": attrQueue},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":queue": str(string(q))},
+			IndexName:                 aws.String(index),
+			KeyConditionExpression:    aws.String("#key = :key"),
+			ExpressionAttributeNames:  map[string]string{"#key": attr},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":key": str(value)},
 			ScanIndexForward:          aws.Bool(true),
 			Limit:                     aws.Int32(int32(min(s.pageSize, limit-len(list)))),
 			ExclusiveStartKey:         start,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("list %s approvals: %w", q, err)
+			return nil, err
 		}
 		for _, item := range out.Items {
 			a, _, err := decode(item)
 			if err != nil {
-				return nil, fmt.Errorf("list %s approvals: %w", q, err)
+				return nil, err
 			}
 			list = append(list, a)
 		}

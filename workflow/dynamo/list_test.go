@@ -1,10 +1,14 @@
 package dynamo
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -72,8 +76,16 @@ func TestQueueTransitions(t *testing.T) {
 			_, err := s.SetMessage(ctx, noMessage.ID, "C0123", "1.2")
 			return err
 		}, map[workflow.Queue][]string{workflow.QueuePending: {older.ID}}},
-		{"a new message after sync", func() error { _, err := s.SetMessage(ctx, a.ID, "C0123", "1.3"); return err },
-			map[workflow.Queue][]string{workflow.QueuePending: {older.ID}, workflow.QueueMessage: {a.ID}}},
+		{"another message refused", func() error {
+			if _, err := s.SetMessage(ctx, a.ID, "C0123", "1.3"); workflow.ErrorCode(err) != workflow.ECONFLICT {
+				return fmt.Errorf("SetMessage of another message = %v, want ECONFLICT", err)
+			}
+			return nil
+		}, map[workflow.Queue][]string{workflow.QueuePending: {older.ID}}},
+		{"cancelled", func() error {
+			_, err := s.Cancel(ctx, older.ID, workflow.Cancellation{Reason: workflow.ReasonReplaced, ReplacedBy: a.ID}, t0)
+			return err
+		}, map[workflow.Queue][]string{}},
 	}
 	for _, step := range steps {
 		if err := step.do(); err != nil {
@@ -166,4 +178,111 @@ func TestListedApprovalsAreNeverRememberedForWrites(t *testing.T) {
 			t.Errorf("claimed after a List: token kept %v, summary %q, drafts %v; want the whole approval", got.TaskToken == a.TaskToken, got.Summary, got.Drafts)
 		}
 	}
+}
+
+// countingClient counts the Query calls that reach DynamoDB.
+type countingClient struct {
+	ItemAPI
+	queries atomic.Int64
+}
+
+func (c *countingClient) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	c.queries.Add(1)
+	return c.ItemAPI.Query(ctx, in, opts...)
+}
+
+func TestListOpen(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	const exec = "arn:aws:states:us-east-1:123456789012:execution:sm:run-open"
+	in := func(arn string, age time.Duration, token string) workflow.Approval {
+		a := newApproval(token, age)
+		a.ExecutionARN, a.StateName = arn, "Approve"
+		return create(t, s, a)
+	}
+	second := in(exec, 0, "token-open-second")
+	first := in(exec, -time.Minute, "token-open-first")
+	claimed := in(exec, time.Minute, "token-open-claimed")
+	decided := in(exec, -time.Hour, "token-open-decided")
+	cancelled := in(exec, -2*time.Hour, "token-open-cancelled")
+	in(exec+"-other", 0, "token-open-other")
+	if _, err := s.Claim(ctx, claimed.ID, approve, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Claim(ctx, decided.ID, approve, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Finish(ctx, decided.ID, workflow.StatusDecided, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Cancel(ctx, cancelled.ID, workflow.Cancellation{Reason: "execution aborted"}, t0); err != nil {
+		t.Fatal(err)
+	}
+
+	counting := &countingClient{ItemAPI: client}
+	store := New(counting, s.table)
+	store.pageSize = 2
+	list, err := store.ListOpen(ctx, exec, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range list {
+		got = append(got, a.ID)
+		if a.TaskToken != "" || a.StateName != "Approve" {
+			t.Errorf("listed %s with token %v and state %q; want Approval.Listed", a.ID, a.TaskToken != "", a.StateName)
+		}
+	}
+	if diff := cmp.Diff([]string{first.ID, second.ID, claimed.ID}, got); diff != "" {
+		t.Errorf("ListOpen (-want +got):\n%s", diff)
+	}
+	counting.queries.Store(0)
+	if list, err := store.ListOpen(ctx, exec+"-none", 10); err != nil || len(list) != 0 {
+		t.Errorf("ListOpen of an execution without approvals = %v, %v", list, err)
+	}
+	if n := counting.queries.Load(); n != 1 {
+		t.Errorf("an execution without open approvals cost %d queries, want 1", n)
+	}
+	_, err = store.ListOpen(ctx, "", 10)
+	wantCode(t, err, workflow.EINVALID)
+}
+
+func TestCancel(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	a := newApproval("token-cancel", 0)
+	a.ExecutionARN = "arn:aws:states:us-east-1:123456789012:execution:sm:run-cancel"
+	a = create(t, s, a)
+	if _, err := s.SetMessage(ctx, a.ID, "C0123", "1700000000.000100"); err != nil {
+		t.Fatal(err)
+	}
+	c := workflow.Cancellation{Reason: workflow.ReasonReplaced, ReplacedBy: "ap_newer", Link: "https://fake.slack.com/archives/C0123/p1700000000000200"}
+	got, err := s.Cancel(ctx, a.ID, c, t0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := New(client, s.table).Get(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []workflow.Approval{got, stored} {
+		if g.Status != workflow.StatusCancelled || g.Cancellation == nil || *g.Cancellation != c || g.TaskToken != "" ||
+			!g.ClosedAt.Equal(t0.Add(time.Minute)) || g.Queue() != workflow.QueueMessage {
+			t.Errorf("cancelled = status %s, cancellation %+v, token kept %v, closed %v, queue %q",
+				g.Status, g.Cancellation, g.TaskToken != "", g.ClosedAt, g.Queue())
+		}
+	}
+	if open, err := s.ListOpen(ctx, a.ExecutionARN, 10); err != nil || len(open) != 0 {
+		t.Errorf("ListOpen after Cancel = %d, %v; want none", len(open), err)
+	}
+	_, err = s.Cancel(ctx, a.ID, c, t0)
+	wantCode(t, err, workflow.ECONFLICT)
+	claimed := create(t, s, newApproval("token-cancel-claimed", 0))
+	if _, err := s.Claim(ctx, claimed.ID, approve, t0); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Cancel(ctx, claimed.ID, c, t0)
+	wantCode(t, err, workflow.ECONFLICT)
 }

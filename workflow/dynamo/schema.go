@@ -17,7 +17,13 @@ import (
 // listedAttributes, never the task token.
 const QueueIndex = "queue-index"
 
-// listedAttributes are the attributes QueueIndex projects besides the
+// ExecutionIndex is the sparse global secondary index ListOpen queries:
+// partition key openExecution (the execution ARN, set only while the
+// approval is open), sort key openedAt (creation time, then ID). It
+// projects listedAttributes, never the task token.
+const ExecutionIndex = "execution-index"
+
+// listedAttributes are the attributes both indexes project besides the
 // keys: those workflow.Approval.Listed keeps. A test checks that List
 // returns exactly Listed.
 var listedAttributes = []string{
@@ -48,21 +54,30 @@ func TableSchema(table string) *dynamodb.CreateTableInput {
 			{AttributeName: aws.String(attrID), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(attrQueue), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(attrQueuedAt), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrOpenExecution), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrOpenedAt), AttributeType: types.ScalarAttributeTypeS},
 		},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String(attrID), KeyType: types.KeyTypeHash},
 		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String(QueueIndex),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(attrQueue), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(attrQueuedAt), KeyType: types.KeyTypeRange},
-			},
-			Projection: &types.Projection{
-				ProjectionType:   types.ProjectionTypeInclude,
-				NonKeyAttributes: listedAttributes,
-			},
-		}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			sparseIndex(QueueIndex, attrQueue, attrQueuedAt),
+			sparseIndex(ExecutionIndex, attrOpenExecution, attrOpenedAt),
+		},
+	}
+}
+
+func sparseIndex(name, partition, sort string) types.GlobalSecondaryIndex {
+	return types.GlobalSecondaryIndex{
+		IndexName: aws.String(name),
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(partition), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(sort), KeyType: types.KeyTypeRange},
+		},
+		Projection: &types.Projection{
+			ProjectionType:   types.ProjectionTypeInclude,
+			NonKeyAttributes: slices.Clone(listedAttributes),
+		},
 	}
 }
 

@@ -93,6 +93,10 @@ func TestMissingApprovalIsNotFound(t *testing.T) {
 		{"Finish", func(id string) error { _, err := s.Finish(ctx, id, workflow.StatusDecided, t0); return err }},
 		{"SetMessage", func(id string) error { _, err := s.SetMessage(ctx, id, "C0123", "1.2"); return err }},
 		{"MarkMessageSynced", func(id string) error { return s.MarkMessageSynced(ctx, id) }},
+		{"Cancel", func(id string) error {
+			_, err := s.Cancel(ctx, id, workflow.Cancellation{Reason: "x"}, t0)
+			return err
+		}},
 	}
 	ids := map[string]string{
 		"unknown":     "ap_unknown",

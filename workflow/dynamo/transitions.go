@@ -53,16 +53,34 @@ func (s *Store) Finish(ctx context.Context, id string, status workflow.Status, n
 	})
 }
 
-// SetMessage records where the request message was posted. A different
-// message than the one recorded is not synced yet, so a final approval
-// lands on workflow.QueueMessage and its message gets fixed.
+// SetMessage records where the request message was posted, once. The
+// same message again changes nothing; another message than the one
+// recorded is ECONFLICT. A final approval whose message is recorded late
+// lands on workflow.QueueMessage, so its message gets fixed.
 func (s *Store) SetMessage(ctx context.Context, id, channel, ts string) (workflow.Approval, error) {
 	return s.modify(ctx, id, "record the message of", func(a *workflow.Approval) error {
-		if a.Channel == channel && a.MessageTS == ts {
+		switch {
+		case a.Channel == channel && a.MessageTS == ts:
 			return errUnchanged
+		case a.MessageTS != "":
+			return conflict(*a, "approval %s has another message recorded", a.ID)
 		}
 		a.Channel, a.MessageTS = channel, ts
 		a.MessageSynced = false
+		return nil
+	})
+}
+
+// Cancel closes a pending approval without a decision, recording c, and
+// deletes its task token from the item. An approval that is not pending is
+// ECONFLICT.
+func (s *Store) Cancel(ctx context.Context, id string, c workflow.Cancellation, now time.Time) (workflow.Approval, error) {
+	return s.modify(ctx, id, "cancel", func(a *workflow.Approval) error {
+		if a.Status != workflow.StatusPending {
+			return conflict(*a, "approval %s is %s, not pending", a.ID, a.Status)
+		}
+		a.Cancellation = &c
+		a.Close(workflow.StatusCancelled, now)
 		return nil
 	})
 }

@@ -90,10 +90,32 @@ func (s *Store) update(id string, cond func(workflow.Approval) bool, f func(*wor
 	return clone(a), nil
 }
 
-// SetMessage implements workflow.Store.
+// SetMessage implements workflow.Store: the first message recorded stays.
 func (s *Store) SetMessage(_ context.Context, id, channel, ts string) (workflow.Approval, error) {
-	return s.update(id, func(workflow.Approval) bool { return true }, func(a *workflow.Approval) {
-		a.Channel, a.MessageTS = channel, ts
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.get(id)
+	switch {
+	case err != nil:
+		return workflow.Approval{}, err
+	case a.Channel == channel && a.MessageTS == ts:
+		return clone(a), nil
+	case a.MessageTS != "":
+		e := workflow.Errorf(workflow.ECONFLICT, "approval %s has another message recorded", id)
+		c := clone(a)
+		e.Approval = &c
+		return workflow.Approval{}, e
+	}
+	a.Channel, a.MessageTS, a.MessageSynced = channel, ts, false
+	s.approvals[id] = a
+	return clone(a), nil
+}
+
+// Cancel implements workflow.Store.
+func (s *Store) Cancel(_ context.Context, id string, c workflow.Cancellation, now time.Time) (workflow.Approval, error) {
+	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusPending }, func(a *workflow.Approval) {
+		a.Cancellation = &c
+		a.Close(workflow.StatusCancelled, now)
 	})
 }
 
@@ -142,13 +164,34 @@ func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow
 			out = append(out, clone(a).Listed())
 		}
 	}
-	slices.SortFunc(out, func(a, b workflow.Approval) int {
-		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
-	})
+	sortOldestFirst(out)
 	if len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
+}
+
+// ListOpen implements workflow.Store.
+func (s *Store) ListOpen(_ context.Context, executionARN string, limit int) ([]workflow.Approval, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []workflow.Approval
+	for _, a := range s.approvals {
+		if !a.Status.Final() && a.ExecutionARN == executionARN {
+			out = append(out, clone(a).Listed())
+		}
+	}
+	sortOldestFirst(out)
+	return out[:min(len(out), limit)], nil
+}
+
+func sortOldestFirst(list []workflow.Approval) {
+	slices.SortFunc(list, func(a, b workflow.Approval) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
 }
 
 // clone copies the slices and the decision so callers cannot mutate the
@@ -161,6 +204,10 @@ func clone(a workflow.Approval) workflow.Approval {
 	if a.Decision != nil {
 		d := *a.Decision
 		a.Decision = &d
+	}
+	if a.Cancellation != nil {
+		c := *a.Cancellation
+		a.Cancellation = &c
 	}
 	return a
 }
