@@ -88,7 +88,7 @@ func TestRejectWithModal(t *testing.T) {
 	h.click(approver, a, "reject")
 	h.waitFor("modal", func() bool { return len(h.slack.Views(approver)) == 1 })
 	v := h.slack.Views(approver)[0]
-	if v.CallbackID != "reject" || v.PrivateMetadata != a.ID {
+	if v.CallbackID != "reject" || v.PrivateMetadata != a.ID+" "+a.Channel+" "+a.MessageTS {
 		t.Fatalf("view = %+v", v)
 	}
 	env, err := h.slack.Submit(approver, v.ID, map[string]map[string]any{

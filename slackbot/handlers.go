@@ -39,9 +39,11 @@ type replyTo struct {
 	user, channel, thread string
 }
 
-// within places the answer beside the approval's message when it is known.
+// within places the answer beside the approval's message when it is known
+// and the click was in its channel or nowhere (a modal submission); a
+// click on a message in another channel is answered there.
 func (r replyTo) within(a workflow.Approval) replyTo {
-	if a.Channel != "" {
+	if a.Channel != "" && (r.channel == "" || r.channel == a.Channel) {
 		r.channel, r.thread = a.Channel, a.ThreadTS
 	}
 	return r
@@ -50,8 +52,9 @@ func (r replyTo) within(a workflow.Approval) replyTo {
 const (
 	textTransient = "Could not complete your decision because of a temporary problem. " +
 		"If it went through, the message will update by itself; otherwise please try again in a minute."
-	textNotFound  = "This approval no longer exists."
-	textSlowClick = "That took too long to open. Please click the button again."
+	textNotFound     = "This approval no longer exists."
+	textSlowClick    = "That took too long to open. Please click the button again."
+	textNotOnRequest = "These buttons decide only on the request message in its channel; this click changed nothing."
 )
 
 // decideClick handles Approve, Approve draft N and Skip.
@@ -127,6 +130,10 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
 		b.tell(ctx, to, textNotFound, log)
 		return
+	case workflow.ErrorCode(err) == workflow.EINVALID:
+		log.Warn("click on another message than the approval's refused")
+		b.tell(ctx, to.within(a), workflow.ErrorMessage(err), log)
+		return
 	case err != nil:
 		log.Error("approval lookup failed", zap.Error(safeErr(err)))
 		b.tell(ctx, to, textTransient, log)
@@ -156,6 +163,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 		}
 		view = ReviseModal(a)
 	}
+	view.PrivateMetadata = modalMetadata(a.ID, c.on)
 	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
 		err = apiError("views.open", err)
 		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))

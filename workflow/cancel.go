@@ -14,22 +14,32 @@ const maxOpenPerExecution = 100
 // MaxReasonTextLen bounds a Cancellation's reason.
 const MaxReasonTextLen = 200
 
-// ClickedOn checks a click on the request message on against a. An
-// approval with no recorded message records on as its message (the
-// notifier posted it but could not record it), so the message can show
-// the outcome. A zero on checks nothing. It returns a as it now stands.
+// ClickedOn checks a click on the request message on against a: a button
+// decides only the approval of the message it is on. An approval with no
+// recorded message records on as its message (the notifier posted it but
+// could not record it), so the message can show the outcome. A click on
+// another message than the one recorded (a copy posted twice, or a button
+// moved elsewhere) is EINVALID and changes nothing. A zero on checks
+// nothing. It returns a as it now stands.
 func (s *Service) ClickedOn(ctx context.Context, a Approval, on MessageRef) (Approval, error) {
-	if on == (MessageRef{}) || a.MessageTS != "" {
+	if on == (MessageRef{}) {
 		return a, nil
 	}
-	recorded, err := s.store.SetMessage(ctx, a.ID, on.Channel, on.TS)
-	if err != nil && ErrorCode(err) != ECONFLICT {
-		return a, fmt.Errorf("record the message of approval %s from a click: %w", a.ID, err)
+	if a.MessageTS == "" {
+		recorded, err := s.store.SetMessage(ctx, a.ID, on.Channel, on.TS)
+		switch {
+		case ErrorCode(err) == ECONFLICT: // recorded meanwhile: check against it
+			a = errorApproval(err, a)
+		case err != nil:
+			return a, fmt.Errorf("record the message of approval %s from a click: %w", a.ID, err)
+		default:
+			a = recorded
+		}
 	}
-	if err != nil {
-		recorded = errorApproval(err, a)
+	if a.Channel != on.Channel || a.MessageTS != on.TS {
+		return a, Errorf(EINVALID, "This button is not on the request message of approval %s, so it changes nothing. Please use the buttons on the request message.", a.ID)
 	}
-	return recorded, nil
+	return a, nil
 }
 
 // Superseded returns the older requests newer replaces: pending approvals

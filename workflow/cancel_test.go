@@ -168,3 +168,34 @@ func ids(list []workflow.Approval) []string {
 	}
 	return out
 }
+
+// A button decides only the approval of the message it is on.
+func TestDecideOnAnotherMessageChangesNothing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	a := f.request(t, nil)
+	tests := []struct {
+		name string
+		on   workflow.MessageRef
+	}{
+		{"another message", workflow.MessageRef{Channel: a.Channel, TS: "1700000099.000100"}},
+		{"another channel", workflow.MessageRef{Channel: "C0OTHER", TS: a.MessageTS}},
+	}
+	for _, tt := range tests {
+		got, err := f.svc.DecideOn(ctx, a.ID, approve("U0123ABC"), tt.on)
+		if workflow.ErrorCode(err) != workflow.EINVALID || got.MessageTS != a.MessageTS {
+			t.Errorf("%s: DecideOn = %v (message %s), want EINVALID and the recorded message kept", tt.name, err, got.MessageTS)
+		}
+	}
+	if got := must(f.svc.Get(ctx, a.ID)); got.Status != workflow.StatusPending || got.Decision != nil {
+		t.Fatalf("refused clicks changed the approval: %s %+v", got.Status, got.Decision)
+	}
+	if task, _ := f.resumer.Task(a.TaskToken.Reveal()); !task.Open {
+		t.Fatal("a refused click resumed the task")
+	}
+	on := workflow.MessageRef{Channel: a.Channel, TS: a.MessageTS}
+	if got, err := f.svc.DecideOn(ctx, a.ID, approve("U0123ABC"), on); err != nil || got.Status != workflow.StatusDecided {
+		t.Errorf("DecideOn the request message = %s, %v; want decided", got.Status, err)
+	}
+}
