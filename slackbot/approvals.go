@@ -25,8 +25,12 @@ type Approvals interface {
 	// Recover completes stale claims and expires approvals past their
 	// deadline.
 	Recover(ctx context.Context) (workflow.RecoverReport, error)
-	// Unsynced lists final approvals whose message does not show the outcome.
+	// Unsynced lists final approvals whose message does not show the
+	// outcome and whose update is due, as workflow.Approval.Listed.
 	Unsynced(ctx context.Context, limit int) ([]workflow.Approval, error)
 	// MessageSynced records that the message shows the final status.
 	MessageSynced(ctx context.Context, id string) error
+	// MessageFailed records a failed update of the message, which backs
+	// it off (or gives it up) and returns the approval as stored.
+	MessageFailed(ctx context.Context, id string) (workflow.Approval, error)
 }

@@ -46,7 +46,7 @@ const (
 	// QueueClaimed lists approvals whose resume is not yet confirmed.
 	QueueClaimed Queue = "claimed"
 	// QueueMessage lists final approvals whose Slack message does not yet
-	// show the outcome.
+	// show the outcome, by when their next update is due.
 	QueueMessage Queue = "message"
 )
 
@@ -88,6 +88,58 @@ type Approval struct {
 
 	// MessageSynced is true when the Slack message shows the final status.
 	MessageSynced bool
+	// MessageAttempts counts failed updates of the message; the next is not
+	// due before MessageRetryAt. MessageGaveUp is set when they ran out:
+	// the approval leaves QueueMessage with its message not synced.
+	MessageAttempts int
+	MessageRetryAt  time.Time
+	MessageGaveUp   bool
+}
+
+// MessageRetry is how failed updates of an approval's message are retried:
+// the n-th failure waits Base·2^(n-1), at most Max, and the Attempts-th
+// gives up.
+type MessageRetry struct {
+	Base, Max time.Duration
+	Attempts  int
+}
+
+// DefaultMessageRetry retries for about four hours.
+var DefaultMessageRetry = MessageRetry{Base: time.Minute, Max: time.Hour, Attempts: 10}
+
+// Delay is how long the n-th failure waits before the next try.
+func (p MessageRetry) Delay(n int) time.Duration {
+	d := p.Base << min(max(n-1, 0), 30)
+	if d <= 0 || d > p.Max {
+		d = p.Max
+	}
+	return d
+}
+
+// MessageFailed records a failed update of a's message at now: one more
+// attempt, and the next try after p's delay, or, at p.Attempts, giving up
+// (a leaves QueueMessage). Stores call it inside their conditional write.
+func (a *Approval) MessageFailed(now time.Time, p MessageRetry) {
+	a.MessageAttempts++
+	if a.MessageAttempts >= p.Attempts {
+		a.MessageGaveUp = true
+		a.MessageRetryAt = time.Time{}
+		return
+	}
+	a.MessageRetryAt = now.Add(p.Delay(a.MessageAttempts))
+}
+
+// QueuedAt orders an approval on its queue: its creation for the pending
+// and claimed queues; on QueueMessage, when its next update is due (when
+// it closed, or the retry time after a failed update).
+func (a Approval) QueuedAt() time.Time {
+	if a.Queue() == QueueMessage && !a.MessageRetryAt.IsZero() {
+		return a.MessageRetryAt
+	}
+	if a.Queue() == QueueMessage && !a.ClosedAt.IsZero() {
+		return a.ClosedAt
+	}
+	return a.CreatedAt
 }
 
 // Cancellation is why an approval was closed without a decision.
@@ -158,7 +210,7 @@ func (a Approval) Queue() Queue {
 		return QueuePending
 	case a.Status == StatusClaimed:
 		return QueueClaimed
-	case a.Status.Final() && !a.MessageSynced && a.MessageTS != "":
+	case a.Status.Final() && !a.MessageSynced && !a.MessageGaveUp && a.MessageTS != "":
 		return QueueMessage
 	}
 	return ""

@@ -40,11 +40,16 @@ type Store interface {
 	// MarkMessageSynced records that the Slack message shows the final
 	// status, which takes the approval off QueueMessage.
 	MarkMessageSynced(ctx context.Context, id string) error
-	// List returns up to limit approvals in the queue, oldest first, each
-	// as Approval.Listed: without the task token or the message body. The
-	// list is eventually consistent; act on it with the conditional
-	// methods, and Get an approval before rendering or resuming it.
-	List(ctx context.Context, q Queue, limit int) ([]Approval, error)
+	// MessageFailed records a failed update of the message of an approval
+	// on QueueMessage (Approval.MessageFailed at now with p). An approval
+	// not on QueueMessage is ECONFLICT.
+	MessageFailed(ctx context.Context, id string, now time.Time, p MessageRetry) (Approval, error)
+	// List returns up to limit approvals on the queue whose QueuedAt is
+	// not after until (zero: any), by QueuedAt, each as Approval.Listed:
+	// without the task token or the message body. The list is eventually
+	// consistent; act on it with the conditional methods, and Get an
+	// approval before rendering or resuming it.
+	List(ctx context.Context, q Queue, until time.Time, limit int) ([]Approval, error)
 	// ListOpen returns up to limit open (pending or claimed) approvals of
 	// the execution, oldest first, as Approval.Listed, from an index that
 	// holds only open approvals (no scan). It is eventually consistent, like
@@ -91,6 +96,11 @@ type Service struct {
 	// ExpiryGrace is how long after the deadline a pending approval is
 	// expired by Recover, so Step Functions' own timeout comes first.
 	ExpiryGrace time.Duration
+	// RecoverBudget bounds the work Recover does on one approval (take
+	// over, resume, record), independently of Recover's own context.
+	RecoverBudget time.Duration
+	// MessageRetry shapes the retries of failed message updates.
+	MessageRetry MessageRetry
 }
 
 // Defaults for a Service.
@@ -98,6 +108,9 @@ const (
 	DefaultClaimLease  = 60 * time.Second
 	DefaultRetention   = 90 * 24 * time.Hour
 	DefaultExpiryGrace = time.Minute
+	// DefaultRecoverBudget covers a take-over, a resume (whose history
+	// check may read several pages) and the record of the outcome.
+	DefaultRecoverBudget = 30 * time.Second
 	// executionMaxAge is Step Functions' one-year limit: without a timeout
 	// a task waits at most that long.
 	executionMaxAge = 365 * 24 * time.Hour
@@ -110,13 +123,15 @@ const (
 // callers that only request approvals (the notifier).
 func NewService(store Store, resumer Resumer, directory Directory) *Service {
 	return &Service{
-		store:       store,
-		resumer:     resumer,
-		directory:   directory,
-		Now:         time.Now,
-		ClaimLease:  DefaultClaimLease,
-		Retention:   DefaultRetention,
-		ExpiryGrace: DefaultExpiryGrace,
+		store:         store,
+		resumer:       resumer,
+		directory:     directory,
+		Now:           time.Now,
+		ClaimLease:    DefaultClaimLease,
+		Retention:     DefaultRetention,
+		ExpiryGrace:   DefaultExpiryGrace,
+		RecoverBudget: DefaultRecoverBudget,
+		MessageRetry:  DefaultMessageRetry,
 	}
 }
 
@@ -365,7 +380,7 @@ func expired(a Approval) error {
 // at most limit of them, as Approval.Listed. Approvals past their deadline are left out: they
 // wait only for the sweeper to close them.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
-	all, err := s.store.List(ctx, QueuePending, listAll)
+	all, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
 	if err != nil {
 		return nil, fmt.Errorf("list pending approvals: %w", err)
 	}
@@ -389,71 +404,26 @@ func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]App
 	return mine, nil
 }
 
-// RecoverReport counts what Recover did.
-type RecoverReport struct {
-	Resumed int // stale claims completed
-	Expired int // pending approvals past their deadline closed
-	Failed  int // attempts that failed and stay queued
-}
-
-// Recover completes claims whose lease ran out (a process died between claim
-// and resume) and expires pending approvals past their deadline, so nothing
-// is left stuck and no live button outlives its task. Safe to run on every
-// replica at once. Each run reads the pending and claimed queues whole
-// (Queries on the sparse queue index, paged by the store).
-func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
-	var rep RecoverReport
-	now := s.Now().UTC()
-	claimed, err := s.store.List(ctx, QueueClaimed, listAll)
-	if err != nil {
-		return rep, fmt.Errorf("list claimed approvals: %w", err)
-	}
-	for _, a := range claimed {
-		if now.Sub(a.ClaimedAt) < s.ClaimLease {
-			continue
-		}
-		c, err := s.store.Reclaim(ctx, a.ID, a.ClaimedAt, now)
-		if err != nil {
-			if ErrorCode(err) != ECONFLICT {
-				rep.Failed++
-			}
-			continue
-		}
-		if _, err := s.resume(ctx, c); err != nil && ErrorCode(err) != EEXPIRED {
-			rep.Failed++
-			continue
-		}
-		rep.Resumed++
-	}
-	pending, err := s.store.List(ctx, QueuePending, listAll)
-	if err != nil {
-		return rep, fmt.Errorf("list pending approvals: %w", err)
-	}
-	for _, a := range pending {
-		if a.Deadline.IsZero() || now.Before(a.Deadline.Add(s.ExpiryGrace)) {
-			continue
-		}
-		c, err := s.store.Claim(ctx, a.ID, Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
-		if err != nil {
-			if ErrorCode(err) != ECONFLICT {
-				rep.Failed++
-			}
-			continue
-		}
-		if _, err := s.resume(ctx, c); err != nil {
-			rep.Failed++
-			continue
-		}
-		rep.Expired++
-	}
-	return rep, nil
-}
-
-// Unsynced lists final approvals whose Slack message does not show the
-// outcome yet, oldest first, as Approval.Listed: Get each one before
-// rendering its message.
+// Unsynced lists up to limit final approvals whose Slack message does not
+// show the outcome yet and whose update is due now, the longest due first,
+// as Approval.Listed: Get each one before rendering its message. Approvals
+// whose last update failed wait for their retry time (MessageFailed), so
+// messages that keep failing never hold back the others.
 func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
-	return s.store.List(ctx, QueueMessage, limit)
+	return s.store.List(ctx, QueueMessage, s.Now().UTC(), limit)
+}
+
+// MessageFailed records that updating the message of the approval with
+// the ID failed: its next update waits MessageRetry's delay, and after
+// MessageRetry.Attempts failures it is given up (MessageGaveUp; off
+// QueueMessage). It returns the approval as stored; ECONFLICT when it is
+// not waiting for a message update (synced, given up, or not final).
+func (s *Service) MessageFailed(ctx context.Context, id string) (Approval, error) {
+	a, err := s.store.MessageFailed(ctx, id, s.Now().UTC(), s.MessageRetry)
+	if err != nil {
+		return a, fmt.Errorf("record a failed message update of approval %s: %w", id, err)
+	}
+	return a, nil
 }
 
 // MessageSynced records that the approval's Slack message shows its final

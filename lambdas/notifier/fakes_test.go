@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -118,7 +119,7 @@ func newFixture(t *testing.T) *fixture {
 // stored returns every approval in the store.
 func (f *fixture) stored(t *testing.T) []workflow.Approval {
 	t.Helper()
-	all, err := f.store.List(context.Background(), workflow.QueuePending, 1000)
+	all, err := f.store.List(context.Background(), workflow.QueuePending, time.Time{}, 1000)
 	if err != nil {
 		t.Fatalf("list approvals: %v", err)
 	}

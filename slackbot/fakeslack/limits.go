@@ -26,10 +26,11 @@ type fault struct {
 }
 
 type apiState struct {
-	calls   map[string]int
-	windows map[string]*window
-	faults  map[string]*fault
-	groups  map[string][]string
+	calls    map[string]int
+	refusing map[string]string // channel -> error code of chat.postMessage and chat.update there
+	windows  map[string]*window
+	faults   map[string]*fault
+	groups   map[string][]string
 }
 
 func (a *apiState) init(groups map[string][]string) {
@@ -40,6 +41,27 @@ func (a *apiState) init(groups map[string][]string) {
 	a.calls = map[string]int{}
 	a.windows = map[string]*window{}
 	a.faults = map[string]*fault{}
+	a.refusing = map[string]string{}
+}
+
+// RefuseChannel makes chat.postMessage and chat.update in channel answer Slack's error code (such
+// as "not_in_channel" after the app was removed from it) until RefuseChannel(channel, "").
+func (s *Server) RefuseChannel(channel, code string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if code == "" {
+		delete(s.api.refusing, channel)
+		return
+	}
+	s.api.refusing[channel] = code
+}
+
+// refusedLocked is the error a channel answers chat calls with, if any.
+func (s *Server) refusedLocked(channel string) *apiError {
+	if code, ok := s.api.refusing[channel]; ok {
+		return errCode(code)
+	}
+	return nil
 }
 
 // FailMethod makes the next n calls of a Web API method (e.g. "chat.update") fail with the HTTP

@@ -67,3 +67,26 @@ func TestFailMethodAfterApplying(t *testing.T) {
 		t.Errorf("messages = %+v, want the failed post shown, then the second", msgs)
 	}
 }
+
+func TestRefuseChannel(t *testing.T) {
+	s := newServer(t, fakeslack.Options{})
+	api := newAPI(t, s, s.BotToken())
+	_, ts, err := api.PostMessage("C1", slack.MsgOptionText("before", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RefuseChannel("C1", "not_in_channel")
+	if _, _, err := api.PostMessage("C1", slack.MsgOptionText("x", false)); err == nil || err.Error() != "not_in_channel" {
+		t.Errorf("post in a refusing channel = %v, want not_in_channel", err)
+	}
+	if _, _, _, err := api.UpdateMessage("C1", ts, slack.MsgOptionText("x", false)); err == nil || err.Error() != "not_in_channel" {
+		t.Errorf("update in a refusing channel = %v, want not_in_channel", err)
+	}
+	if _, _, err := api.PostMessage("C2", slack.MsgOptionText("other channels work", false)); err != nil {
+		t.Error(err)
+	}
+	s.RefuseChannel("C1", "")
+	if _, _, _, err := api.UpdateMessage("C1", ts, slack.MsgOptionText("after", false)); err != nil {
+		t.Errorf("update after healing: %v", err)
+	}
+}

@@ -178,7 +178,7 @@ func TestListReturnsTheListedFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := s.List(ctx, step.queue, 10)
+		list, err := s.List(ctx, step.queue, time.Time{}, 10)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("List(%s) = %d approvals, %v; want 1", step.queue, len(list), err)
 		}

@@ -59,10 +59,16 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		attrID:          str(a.ID),
 		attrStatus:      str(string(a.Status)),
 		attrVersion:     number(version),
-		attrQueuedAt:    str(a.CreatedAt.UTC().Format(sortableTime) + "#" + a.ID),
+		attrQueuedAt:    str(a.QueuedAt().UTC().Format(sortableTime) + "#" + a.ID),
 		"allowSkip":     &types.AttributeValueMemberBOOL{Value: a.AllowSkip},
 		"attempts":      number(int64(a.Attempts)),
 		"messageSynced": &types.AttributeValueMemberBOOL{Value: a.MessageSynced},
+	}
+	if a.MessageAttempts > 0 {
+		item["messageAttempts"] = number(int64(a.MessageAttempts))
+	}
+	if a.MessageGaveUp {
+		item["messageGaveUp"] = &types.AttributeValueMemberBOOL{Value: true}
 	}
 	if !a.Status.Final() && a.TaskToken != "" {
 		item[attrTaskToken] = str(a.TaskToken.Reveal())
@@ -88,10 +94,11 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		"summary":      a.Summary,
 	})
 	putTimes(item, map[string]time.Time{
-		"createdAt": a.CreatedAt,
-		"deadline":  a.Deadline,
-		"claimedAt": a.ClaimedAt,
-		"closedAt":  a.ClosedAt,
+		"createdAt":      a.CreatedAt,
+		"deadline":       a.Deadline,
+		"claimedAt":      a.ClaimedAt,
+		"closedAt":       a.ClosedAt,
+		"messageRetryAt": a.MessageRetryAt,
 	})
 	putList(item, "approvers", a.Approvers)
 	putList(item, "drafts", a.Drafts)
@@ -147,6 +154,9 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 		Attempts:        int(d.int("attempts")),
 		ClosedAt:        d.time("closedAt"),
 		MessageSynced:   d.bool("messageSynced"),
+		MessageAttempts: int(d.int("messageAttempts")),
+		MessageRetryAt:  d.time("messageRetryAt"),
+		MessageGaveUp:   d.bool("messageGaveUp"),
 	}
 	if _, ok := item[attrPurgeAt]; ok {
 		a.PurgeAt = time.Unix(d.int(attrPurgeAt), 0).UTC()

@@ -20,7 +20,7 @@ func queues(t *testing.T, s *Store) map[workflow.Queue][]string {
 	t.Helper()
 	got := map[workflow.Queue][]string{}
 	for _, q := range []workflow.Queue{workflow.QueuePending, workflow.QueueClaimed, workflow.QueueMessage} {
-		list, err := s.List(t.Context(), q, 100)
+		list, err := s.List(t.Context(), q, time.Time{}, 100)
 		if err != nil {
 			t.Fatalf("List(%s): %v", q, err)
 		}
@@ -133,7 +133,7 @@ func TestListPagesOldestFirst(t *testing.T) {
 		{limit: 100, want: want},
 	}
 	for _, tt := range tests {
-		list, err := s.List(t.Context(), workflow.QueuePending, tt.limit)
+		list, err := s.List(t.Context(), workflow.QueuePending, time.Time{}, tt.limit)
 		if err != nil {
 			t.Fatalf("List(limit %d): %v", tt.limit, err)
 		}
@@ -149,7 +149,7 @@ func TestListPagesOldestFirst(t *testing.T) {
 
 func TestListRefusesAnUnknownQueue(t *testing.T) {
 	t.Parallel()
-	_, err := New(client, "unused").List(t.Context(), "archive", 10)
+	_, err := New(client, "unused").List(t.Context(), "archive", time.Time{}, 10)
 	wantCode(t, err, workflow.EINVALID)
 }
 
@@ -162,7 +162,7 @@ func TestListedApprovalsAreNeverRememberedForWrites(t *testing.T) {
 	a.Summary, a.Drafts = "a body", []string{"a draft"}
 	create(t, s, a)
 	other := New(client, s.table) // remembers nothing yet
-	if list, err := other.List(t.Context(), workflow.QueuePending, 10); err != nil || len(list) != 1 {
+	if list, err := other.List(t.Context(), workflow.QueuePending, time.Time{}, 10); err != nil || len(list) != 1 {
 		t.Fatalf("List = %d approvals, %v", len(list), err)
 	}
 	claimed, err := other.Claim(t.Context(), a.ID, approve, t0)
@@ -284,5 +284,81 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Cancel(ctx, claimed.ID, c, t0)
+	wantCode(t, err, workflow.ECONFLICT)
+}
+
+// The message queue is ordered by when each update is due: a record whose
+// update failed waits for its retry time and is not listed before it.
+func TestMessageQueueListsOnlyDueRecords(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	final := func(token string, closed time.Time) workflow.Approval {
+		a := create(t, s, newApproval(token, 0))
+		if _, err := s.SetMessage(ctx, a.ID, "C0123", "1700000000.000100"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Claim(ctx, a.ID, approve, closed); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.Finish(ctx, a.ID, workflow.StatusDecided, closed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	failing := final("token-due-failing", t0)
+	older := final("token-due-older", t0.Add(time.Second))
+	newer := final("token-due-newer", t0.Add(2*time.Second))
+	p := workflow.MessageRetry{Base: time.Minute, Max: time.Hour, Attempts: 3}
+	got, err := s.MessageFailed(ctx, failing.ID, t0.Add(3*time.Second), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := New(client, s.table).Get(ctx, failing.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retryAt := t0.Add(3*time.Second + time.Minute)
+	for _, a := range []workflow.Approval{got, stored} {
+		if a.MessageAttempts != 1 || !a.MessageRetryAt.Equal(retryAt) || a.MessageGaveUp {
+			t.Errorf("after a failure: attempts %d, retry at %v, gave up %v", a.MessageAttempts, a.MessageRetryAt, a.MessageGaveUp)
+		}
+	}
+	listed := func(until time.Time) []string {
+		list, err := s.List(ctx, workflow.QueueMessage, until, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, a := range list {
+			ids = append(ids, a.ID)
+		}
+		return ids
+	}
+	tests := []struct {
+		until time.Time
+		want  []string
+	}{
+		{t0.Add(1500 * time.Millisecond), []string{older.ID}},
+		{t0.Add(2 * time.Second), []string{older.ID, newer.ID}}, // due exactly now
+		{retryAt.Add(-time.Nanosecond), []string{older.ID, newer.ID}},
+		{retryAt, []string{older.ID, newer.ID, failing.ID}},
+		{time.Time{}, []string{older.ID, newer.ID, failing.ID}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, listed(tt.until)); diff != "" {
+			t.Errorf("List(message, until %v) (-want +got):\n%s", tt.until, diff)
+		}
+	}
+	for range 2 {
+		if _, err := s.MessageFailed(ctx, failing.ID, retryAt, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := listed(time.Time{}); slices.Contains(got, failing.ID) {
+		t.Errorf("a record that gave up is still listed: %v", got)
+	}
+	_, err = s.MessageFailed(ctx, failing.ID, retryAt, p)
 	wantCode(t, err, workflow.ECONFLICT)
 }

@@ -13,7 +13,9 @@ import (
 )
 
 // QueueIndex is the sparse global secondary index List queries: partition
-// key queue, sort key queuedAt (creation time, then ID). It projects only
+// key queue, sort key queuedAt (workflow.Approval.QueuedAt, then the ID:
+// creation time on the pending and claimed queues, the time the next
+// message update is due on the message queue). It projects only
 // listedAttributes, never the task token.
 const QueueIndex = "queue-index"
 

@@ -101,3 +101,17 @@ func (s *Store) MarkMessageSynced(ctx context.Context, id string) error {
 	})
 	return err
 }
+
+// MessageFailed records a failed update of the approval's message
+// (workflow.Approval.MessageFailed), which moves it back on
+// workflow.QueueMessage to its retry time, or off it when it gives up. An
+// approval not on workflow.QueueMessage is ECONFLICT.
+func (s *Store) MessageFailed(ctx context.Context, id string, now time.Time, p workflow.MessageRetry) (workflow.Approval, error) {
+	return s.modify(ctx, id, "record a failed message update of", func(a *workflow.Approval) error {
+		if a.Queue() != workflow.QueueMessage {
+			return conflict(*a, "approval %s waits for no message update", a.ID)
+		}
+		a.MessageFailed(now, p)
+		return nil
+	})
+}

@@ -152,7 +152,7 @@ func (s *Store) MarkMessageSynced(_ context.Context, id string) error {
 
 // List implements workflow.Store: like the DynamoDB store, it returns
 // each approval as Approval.Listed.
-func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow.Approval, error) {
+func (s *Store) List(_ context.Context, q workflow.Queue, until time.Time, limit int) ([]workflow.Approval, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -160,15 +160,27 @@ func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow
 	}
 	var out []workflow.Approval
 	for _, a := range s.approvals {
-		if a.Queue() == q {
-			out = append(out, clone(a).Listed())
+		if a.Queue() == q && (until.IsZero() || !a.QueuedAt().After(until)) {
+			out = append(out, clone(a))
 		}
 	}
-	sortOldestFirst(out)
+	slices.SortFunc(out, func(a, b workflow.Approval) int {
+		return cmp.Or(a.QueuedAt().Compare(b.QueuedAt()), cmp.Compare(a.ID, b.ID))
+	})
+	for i := range out {
+		out[i] = out[i].Listed()
+	}
 	if len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
+}
+
+// MessageFailed implements workflow.Store.
+func (s *Store) MessageFailed(_ context.Context, id string, now time.Time, p workflow.MessageRetry) (workflow.Approval, error) {
+	return s.update(id, func(a workflow.Approval) bool { return a.Queue() == workflow.QueueMessage }, func(a *workflow.Approval) {
+		a.MessageFailed(now, p)
+	})
 }
 
 // ListOpen implements workflow.Store.
