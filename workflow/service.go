@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// Store keeps approvals. Implementations must make Create, Claim, Reclaim
-// and Finish atomic (conditional writes), because several bot replicas and
-// Lambda retries act on the same approval at once. Conflicts are reported
+// Store keeps approvals. Implementations must make every change atomic
+// (conditional writes), because several bot replicas and Lambda retries act
+// on the same approval at once. Conflicts are reported
 // as an *Error with code ECONFLICT, a missing approval as ENOTFOUND.
 type Store interface {
 	// Create stores a pending approval unless one already exists for the

@@ -134,3 +134,24 @@ func TestHandleSucceedsWhenReplacingFails(t *testing.T) {
 		t.Errorf("log line %s does not warn about the failed check", last)
 	}
 }
+
+// A call for a request that is already final (here: replaced, its message
+// never recorded) posts nothing: its task no longer waits.
+func TestHandlePostsNothingForAFinalRequest(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.poster.lost = 1
+	_, _ = f.attempt(t, token+"-1")
+	f.resumer.TimeOut(token + "-1")
+	if _, err := f.attempt(t, token+"-2"); err != nil {
+		t.Fatal(err)
+	}
+	posts := f.poster.count()
+	resp, err := f.handler.Handle(context.Background(), payload(t, func(p map[string]any) { p["taskToken"] = token + "-1" }))
+	if err != nil || resp.ApprovalID == "" || resp.TS != "" {
+		t.Errorf("Handle for the replaced request = %+v, %v; want its ID and no message", resp, err)
+	}
+	if got := f.poster.count(); got != posts {
+		t.Errorf("posted %d more messages, want none", got-posts)
+	}
+}

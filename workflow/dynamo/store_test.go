@@ -52,6 +52,11 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 		{"finish", func() (workflow.Approval, error) { return s.Finish(ctx, a.ID, workflow.StatusDecided, closedAt) }, func(w *workflow.Approval) {
 			w.Status, w.ClosedAt, w.TaskToken = workflow.StatusDecided, closedAt, ""
 		}},
+		{"message update failed", func() (workflow.Approval, error) {
+			return s.MessageFailed(ctx, a.ID, closedAt, workflow.MessageRetry{Base: time.Minute, Max: time.Hour, Attempts: 5})
+		}, func(w *workflow.Approval) {
+			w.MessageAttempts, w.MessageRetryAt = 1, closedAt.Add(time.Minute)
+		}},
 		{"mark synced", func() (workflow.Approval, error) { return workflow.Approval{}, s.MarkMessageSynced(ctx, a.ID) }, func(w *workflow.Approval) {
 			w.MessageSynced = true
 		}},
