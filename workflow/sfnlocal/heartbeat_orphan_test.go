@@ -43,7 +43,7 @@ func TestHeartbeatTellsAClosedAttemptFromAWaitingOne(t *testing.T) {
 	h := newHarness(t, f)
 	arn := h.start(h.create(approval(`"Retry":[{"ErrorEquals":["SlackPostFailed"],"IntervalSeconds":1}],`)), `{}`)
 	first := <-f.calls
-	h.advance(1, time.Second)
+	h.advance(2, time.Second) // the execution limit and the retry timer
 	var second task.Call
 	select {
 	case second = <-f.calls:
