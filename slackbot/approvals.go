@@ -14,16 +14,23 @@ type Approvals interface {
 	// CanDecide returns nil if user may decide a, an EFORBIDDEN error
 	// explaining why not, or a lookup failure.
 	CanDecide(ctx context.Context, a workflow.Approval, user string) error
-	// Decide applies the decision exactly once and returns the approval as it
-	// now stands, also alongside most errors.
-	Decide(ctx context.Context, id string, d workflow.Decision) (workflow.Approval, error)
+	// ClickedOn checks a click on the message on against a: an approval
+	// with no recorded message records on. It returns a as it now stands.
+	ClickedOn(ctx context.Context, a workflow.Approval, on workflow.MessageRef) (workflow.Approval, error)
+	// DecideOn applies the decision, made on the message on, exactly once
+	// and returns the approval as it now stands, also alongside most errors.
+	DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error)
 	// PendingFor lists the pending approvals user may decide, oldest first.
 	PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
 	// Recover completes stale claims and expires approvals past their
 	// deadline.
 	Recover(ctx context.Context) (workflow.RecoverReport, error)
-	// Unsynced lists final approvals whose message does not show the outcome.
+	// Unsynced lists final approvals whose message does not show the
+	// outcome and whose update is due, as workflow.Approval.Listed.
 	Unsynced(ctx context.Context, limit int) ([]workflow.Approval, error)
 	// MessageSynced records that the message shows the final status.
 	MessageSynced(ctx context.Context, id string) error
+	// MessageFailed records a failed update of the message, which backs
+	// it off (or gives it up) and returns the approval as stored.
+	MessageFailed(ctx context.Context, id string) (workflow.Approval, error)
 }

@@ -50,6 +50,9 @@ func OutcomeMessage(a workflow.Approval) Message {
 // ReplyText is the short reply posted in the request's thread once a is
 // decided, such as "Approved by <@U1>.".
 func ReplyText(a workflow.Approval) string {
+	if a.Status == workflow.StatusCancelled {
+		return cancelledReply(a)
+	}
 	d := a.Decision
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
 		return "Expired: the workflow stopped waiting for a decision."
@@ -171,6 +174,9 @@ func button(actionID, text, value string, style slack.Style) *slack.ButtonBlockE
 }
 
 func outcomeText(a workflow.Approval) string {
+	if a.Status == workflow.StatusCancelled {
+		return cancelledOutcome(a)
+	}
 	d := a.Decision
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
 		text := "⌛ *Expired*: the workflow stopped waiting (timed out or closed)"

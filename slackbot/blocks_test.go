@@ -93,6 +93,47 @@ func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
 	return a
 }
 
+func cancelledAs(a workflow.Approval, c workflow.Cancellation) workflow.Approval {
+	a.Cancellation = &c
+	a.Close(workflow.StatusCancelled, decided)
+	return a
+}
+
+// A cancelled request never reads as expired, and links the newer request
+// only with a plain web link.
+func TestCancelledTexts(t *testing.T) {
+	link := "https://fake.slack.com/archives/C0123/p1700000000000200"
+	replaced := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, link))
+	unlinked := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, ""))
+	forged := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://x.example/|click <!channel>"))
+	aborted := cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "execution aborted <!here>"})
+	tests := []struct {
+		name          string
+		got           string
+		want, wantNot []string
+	}{
+		{"reply, replaced", ReplyText(replaced), []string{"Replaced by a newer request", "<" + link + "|the new request>"}, []string{"xpired"}},
+		{"late click, replaced", lateText(replaced, nil), []string{"replaced by a newer request", "<" + link + "|the new request>"}, []string{"xpired"}},
+		{"outcome, replaced", outcomeText(replaced), []string{"Replaced by a newer request", "<" + link + "|open it>"}, []string{"xpired"}},
+		{"reply, link unknown", ReplyText(unlinked), []string{"Replaced by a newer request."}, []string{"<http"}},
+		{"late click, forged link", lateText(forged, nil), []string{"replaced"}, []string{"x.example", "<!channel>"}},
+		{"outcome, other reason", outcomeText(aborted), []string{"Cancelled", "execution aborted &lt;!here&gt;"}, []string{"xpired", "<!here>"}},
+		{"late click, other reason", lateText(aborted, nil), []string{"cancelled (execution aborted"}, []string{"xpired"}},
+	}
+	for _, tt := range tests {
+		for _, w := range tt.want {
+			if !strings.Contains(tt.got, w) {
+				t.Errorf("%s: %q does not contain %q", tt.name, tt.got, w)
+			}
+		}
+		for _, w := range tt.wantNot {
+			if strings.Contains(tt.got, w) {
+				t.Errorf("%s: %q contains %q", tt.name, tt.got, w)
+			}
+		}
+	}
+}
+
 func TestRequestMessageGolden(t *testing.T) {
 	plain := sampleApproval()
 	plain.Summary, plain.Fields, plain.RequestedBy, plain.Deadline = "", nil, "", time.Time{}
@@ -122,6 +163,8 @@ func TestOutcomeMessageGolden(t *testing.T) {
 		"outcome_expired_late":        late,
 		"outcome_rejected_broadcasts": decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!channel>, ask <!subteam^S0TEAM|@team>"}),
 		"outcome_revise_broadcasts":   decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Tell <!here>", Text: "<!everyone> please"}),
+		"outcome_replaced":            cancelledAs(withDrafts(sampleApproval()), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://fake.slack.com/archives/C0123/p1700000000000200")),
+		"outcome_cancelled":           cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "execution aborted"}),
 	}
 	for name, a := range tests {
 		t.Run(name, func(t *testing.T) {

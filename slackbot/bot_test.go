@@ -88,7 +88,7 @@ func TestRejectWithModal(t *testing.T) {
 	h.click(approver, a, "reject")
 	h.waitFor("modal", func() bool { return len(h.slack.Views(approver)) == 1 })
 	v := h.slack.Views(approver)[0]
-	if v.CallbackID != "reject" || v.PrivateMetadata != a.ID {
+	if v.CallbackID != "reject" || v.PrivateMetadata != a.ID+" "+a.Channel+" "+a.MessageTS {
 		t.Fatalf("view = %+v", v)
 	}
 	env, err := h.slack.Submit(approver, v.ID, map[string]map[string]any{
@@ -499,21 +499,21 @@ func TestInvalidAuthIsFatal(t *testing.T) {
 	}
 }
 
-// gatedApprovals holds every Decide until released.
+// gatedApprovals holds every DecideOn until released.
 type gatedApprovals struct {
 	Approvals
 	entered chan struct{}
 	release chan struct{}
 }
 
-func (g gatedApprovals) Decide(ctx context.Context, id string, d workflow.Decision) (workflow.Approval, error) {
+func (g gatedApprovals) DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error) {
 	g.entered <- struct{}{}
 	select {
 	case <-g.release:
 	case <-ctx.Done():
 		return workflow.Approval{}, ctx.Err()
 	}
-	return g.Approvals.Decide(ctx, id, d)
+	return g.Approvals.DecideOn(ctx, id, d, on)
 }
 
 func TestShutdownFinishesInFlightWork(t *testing.T) {

@@ -21,6 +21,9 @@ type click struct {
 	channel    string
 	thread     string
 	triggerID  string
+	// on is the request message the button is on; zero when the click
+	// came from elsewhere (an ephemeral message, a view).
+	on         workflow.MessageRef
 	approvalID string
 	action     string
 	at         time.Time
@@ -36,9 +39,11 @@ type replyTo struct {
 	user, channel, thread string
 }
 
-// within places the answer beside the approval's message when it is known.
+// within places the answer beside the approval's message when it is known
+// and the click was in its channel or nowhere (a modal submission); a
+// click on a message in another channel is answered there.
 func (r replyTo) within(a workflow.Approval) replyTo {
-	if a.Channel != "" {
+	if a.Channel != "" && (r.channel == "" || r.channel == a.Channel) {
 		r.channel, r.thread = a.Channel, a.ThreadTS
 	}
 	return r
@@ -47,9 +52,10 @@ func (r replyTo) within(a workflow.Approval) replyTo {
 const (
 	textTransient = "Could not complete your decision because of a temporary problem. " +
 		"If it went through, the message will update by itself; otherwise please try again in a minute."
-	textNotFound  = "This approval no longer exists."
-	textSlowClick = "That took too long to open. Please click the button again."
-	textNoGroups  = "Cannot check your group membership right now; please try again shortly."
+	textNotFound     = "This approval no longer exists."
+	textSlowClick    = "That took too long to open. Please click the button again."
+	textNoGroups     = "Cannot check your group membership right now; please try again shortly."
+	textNotOnRequest = "These buttons decide only on the request message in its channel; this click changed nothing."
 )
 
 // failureText is the private answer to a failure that is not a domain
@@ -64,14 +70,14 @@ func failureText(err error) string {
 // decideClick handles Approve, Approve draft N and Skip.
 func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
 	d.DecidedBy = c.user
-	b.decide(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, c.approvalID, d, c.logger(b.log))
+	b.decide(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, c.approvalID, d, c.on, c.logger(b.log))
 }
 
 // decide records a decision and translates the outcome: the message update
 // on success, a private explanation otherwise.
-func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, log *zap.Logger) {
+func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, on workflow.MessageRef, log *zap.Logger) {
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-	a, err := b.approvals.Decide(dctx, id, d)
+	a, err := b.approvals.DecideOn(dctx, id, d, on)
 	cancel()
 	if a.Channel == "" && to.channel == "" {
 		a, _ = b.lookup(ctx, id) // a modal submission has no channel of its own
@@ -94,7 +100,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
-	case workflow.ECONFLICT, workflow.EEXPIRED:
+	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED:
 		current := errorApproval(err, a)
 		b.updates.enqueue(current, false)
 		b.tell(ctx, to, lateText(current, err), log)
@@ -127,9 +133,16 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	ctx2, cancel := context.WithDeadline(ctx, c.at.Add(triggerBudget))
 	defer cancel()
 	a, err := b.approvals.Get(ctx2, c.approvalID)
+	if err == nil {
+		a, err = b.approvals.ClickedOn(ctx2, a, c.on)
+	}
 	switch {
 	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
 		b.tell(ctx, to, textNotFound, log)
+		return
+	case workflow.ErrorCode(err) == workflow.EINVALID:
+		log.Warn("click on another message than the approval's refused")
+		b.tell(ctx, to.within(a), workflow.ErrorMessage(err), log)
 		return
 	case err != nil:
 		log.Error("approval lookup failed", zap.Error(safeErr(err)))
@@ -160,6 +173,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 		}
 		view = ReviseModal(a)
 	}
+	view.PrivateMetadata = modalMetadata(a.ID, c.on)
 	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
 		err = apiError("views.open", err)
 		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))
@@ -238,6 +252,8 @@ func errorApproval(err error, fallback workflow.Approval) workflow.Approval {
 // pending what became of it.
 func lateText(a workflow.Approval, err error) string {
 	switch {
+	case a.Status == workflow.StatusCancelled:
+		return cancelledLate(a)
 	case a.Status == workflow.StatusExpired:
 		return "This approval has expired: the workflow stopped waiting for it."
 	case a.Status == workflow.StatusDecided && a.Decision != nil:

@@ -77,6 +77,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h.dir.now = h.now
 	h.svc = workflow.NewService(h.store, h.resumer, h.dir)
 	h.svc.Now = h.now
+	h.svc.MessageRetry = quickMessageRetry
 	h.poster = NewPoster(h.api(nil))
 	t.Cleanup(h.assertNoSecrets)
 	t.Cleanup(fs.Close)
@@ -95,6 +96,9 @@ func (h *harness) api(httpClient *http.Client) *slack.Client {
 	return slack.New(h.slack.BotToken(), slack.OptionAppLevelToken(h.slack.AppToken()),
 		slack.OptionAPIURL(h.slack.APIURL()), slack.OptionHTTPClient(httpClient))
 }
+
+// quickMessageRetry backs a failed message update off for milliseconds.
+var quickMessageRetry = workflow.MessageRetry{Base: 20 * time.Millisecond, Max: 200 * time.Millisecond, Attempts: 50}
 
 // testConfig is quick: short sweeps and retries, generous limits.
 func testConfig() Config {

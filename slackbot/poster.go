@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/slack-go/slack"
 
@@ -32,4 +33,27 @@ func (p *Poster) PostRequest(ctx context.Context, a workflow.Approval) (channel,
 		return "", "", apiError("chat.postMessage", err)
 	}
 	return channel, ts, nil
+}
+
+// UpdateMessage makes a's request message show its outcome (a must be
+// final, with its message recorded), as the bot's updater does. A Slack
+// refusal is an *APIError.
+func (p *Poster) UpdateMessage(ctx context.Context, a workflow.Approval) error {
+	if !a.Status.Final() || a.MessageTS == "" {
+		return fmt.Errorf("approval %s has no final outcome to show in a recorded message", a.ID)
+	}
+	if _, _, _, err := p.api.UpdateMessageContext(ctx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...); err != nil {
+		return apiError("chat.update", err)
+	}
+	return nil
+}
+
+// Permalink returns the link to a message (chat.getPermalink, which needs
+// no scope and handles threads). A Slack refusal is an *APIError.
+func (p *Poster) Permalink(ctx context.Context, channel, ts string) (string, error) {
+	link, err := p.api.GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: channel, Ts: ts})
+	if err != nil {
+		return "", apiError("chat.getPermalink", err)
+	}
+	return link, nil
 }

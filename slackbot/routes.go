@@ -111,6 +111,7 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		channel:    cmp.Or(cb.Channel.ID, cb.Container.ChannelID),
 		thread:     cmp.Or(cb.Container.ThreadTs, cb.Message.ThreadTimestamp),
 		triggerID:  cb.TriggerID,
+		on:         requestMessage(cb),
 		approvalID: cmp.Or(act.Value, act.BlockID),
 		action:     act.ActionID,
 		at:         time.Now(),
@@ -118,6 +119,15 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 	log := c.logger(b.log)
 	if !plausibleID(c.approvalID) {
 		log.Warn("button without an approval ID ignored")
+		return
+	}
+	if c.on == (workflow.MessageRef{}) {
+		// Request buttons are only ever on a channel message (no ephemeral
+		// message or App Home shows them), and decide only the approval of
+		// the message they are on.
+		log.Warn("request button outside a channel message ignored", zap.String("container", cb.Container.Type))
+		to := replyTo{user: c.user, channel: c.channel, thread: c.thread}
+		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, textNotOnRequest, log) }})
 		return
 	}
 	d := workflow.Decision{DraftIndex: workflow.NoDraft}
@@ -154,20 +164,44 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 		log.Warn("submission of an unknown view ignored")
 		return
 	}
-	id, d, errs := readSubmission(cb.View)
+	metadata, d, errs := readSubmission(cb.View)
 	if errs != nil {
 		b.ack(envelopeID, slack.NewErrorsViewSubmissionResponse(errs))
 		return
 	}
 	b.ack(envelopeID, nil)
+	id, on := readModalMetadata(metadata)
 	if !plausibleID(id) {
 		log.Warn("submission without an approval ID ignored")
 		return
 	}
 	d.DecidedBy = cb.User.ID
-	to := replyTo{user: cb.User.ID}
+	to := replyTo{user: cb.User.ID, channel: on.Channel}
 	log = log.With(zap.String("approval_id", id))
-	b.pool.push(job{run: func(ctx context.Context) { b.decide(ctx, to, id, d, log) }, abandon: b.submitAbandoned(cb.User.ID, id, log)})
+	b.pool.push(job{run: func(ctx context.Context) { b.decide(ctx, to, id, d, on, log) }, abandon: b.submitAbandoned(cb.User.ID, id, log)})
+}
+
+// modalMetadata is a decision modal's private_metadata: the approval ID and
+// the request message whose button opened the modal, so the submission
+// decides only that message's approval too. Slack returns it unchanged.
+func modalMetadata(id string, on workflow.MessageRef) string {
+	if on == (workflow.MessageRef{}) {
+		return id
+	}
+	return id + " " + on.Channel + " " + on.TS
+}
+
+// readModalMetadata reads modalMetadata; a bare approval ID (a modal opened
+// before messages were carried) checks no message.
+func readModalMetadata(metadata string) (id string, on workflow.MessageRef) {
+	parts := strings.Fields(metadata)
+	switch len(parts) {
+	case 1:
+		return parts[0], on
+	case 3:
+		return parts[0], workflow.MessageRef{Channel: parts[1], TS: parts[2]}
+	}
+	return "", on
 }
 
 // ignore acks an envelope the app does not handle.
@@ -187,6 +221,17 @@ func envelopeID(raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &env)
 	return env.EnvelopeID
+}
+
+// requestMessage is the channel message a button was clicked on: the
+// container's message_ts, which is the message itself also when it is a
+// reply in a thread. Ephemeral messages and views are no request message.
+func requestMessage(cb slack.InteractionCallback) workflow.MessageRef {
+	c := cb.Container
+	if c.Type != "message" || c.IsEphemeral || c.MessageTs == "" {
+		return workflow.MessageRef{}
+	}
+	return workflow.MessageRef{Channel: cmp.Or(c.ChannelID, cb.Channel.ID), TS: c.MessageTs}
 }
 
 func plausibleID(id string) bool { return id != "" && len(id) <= 100 }

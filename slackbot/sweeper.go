@@ -24,20 +24,29 @@ func (b *Bot) sweep(ctx context.Context) {
 	}
 }
 
+// sweepBatch bounds the message updates one sweep queues. Records whose
+// update failed wait for their own retry time, so the next sweep reaches
+// the ones behind them.
+const sweepBatch = 100
+
 // sweepOnce completes stale claims and expires overdue approvals, then
-// queues the update of every final approval whose message is stale: what a
-// Slack outage or a crash left behind, and the expiries just made.
+// queues the update of the final approvals whose message is stale and due:
+// what a Slack outage or a crash left behind, and the expiries just made.
+// Recovery stops starting new approvals when the sweep interval ends, but
+// each approval it started is carried through (workflow.Service.Recover).
 func (b *Bot) sweepOnce(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, b.cfg.SweepInterval)
+	sweepCtx, cancel := context.WithTimeout(ctx, b.cfg.SweepInterval)
 	defer cancel()
-	rep, err := b.approvals.Recover(ctx)
-	if err != nil {
+	rep, err := b.approvals.Recover(sweepCtx)
+	if err != nil && ctx.Err() == nil {
 		b.log.Warn("recovery sweep failed", zap.Error(safeErr(err)))
 	}
 	if rep.Resumed+rep.Expired+rep.Failed > 0 {
 		b.log.Info("recovery sweep", zap.Int("resumed", rep.Resumed), zap.Int("expired", rep.Expired), zap.Int("failed", rep.Failed))
 	}
-	stale, err := b.approvals.Unsynced(ctx, 100)
+	listCtx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
+	stale, err := b.approvals.Unsynced(listCtx, sweepBatch)
 	if err != nil {
 		b.log.Warn("listing stale messages failed", zap.Error(safeErr(err)))
 		return
@@ -47,6 +56,6 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 		if b.cfg.SweepGrace > 0 && now.Sub(a.ClosedAt) < b.cfg.SweepGrace && (a.Decision == nil || a.Decision.DecidedBy != "") {
 			continue
 		}
-		b.updates.enqueue(a, false)
+		b.updates.enqueueListed(a)
 	}
 }

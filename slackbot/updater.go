@@ -20,9 +20,13 @@ import (
 // the message updates that take the buttons away.
 //
 // Guarantees:
-//   - Every final approval's message is eventually updated: failed calls are
-//     retried with capped exponential backoff and jitter, and what is still
-//     unsynced after that (or after a crash) is found again by the sweeper.
+//   - Every final approval's message is updated unless Slack keeps refusing:
+//     a decision's failed update is retried a few times with capped
+//     exponential backoff and jitter; then the failure is recorded on the
+//     approval (workflow.Service.MessageFailed), which backs off per record,
+//     and the sweeper tries again once it is due (once per try), until the
+//     record gives up after workflow.MessageRetry.Attempts failures with one
+//     warning. A message that keeps failing never holds back another.
 //   - MessageSynced is recorded after a successful update, and also after a
 //     permanent refusal (cant_update_message, message_not_found,
 //     channel_not_found, is_archived, invalid_blocks…), which is logged, so
@@ -52,7 +56,15 @@ type updater struct {
 }
 
 type updateJob struct {
-	a        workflow.Approval
+	a workflow.Approval
+	// listed marks a as workflow.Approval.Listed (from the sweeper): the
+	// whole approval is read before its message is rendered.
+	listed bool
+	// tries bounds the calls made for this job before the failure is
+	// recorded on the approval (workflow.Service.MessageFailed), which
+	// backs it off per record: a decision's update retries quickly a few
+	// times; a sweep's update tries once.
+	tries    int
 	reply    bool // post the thread reply once the message is updated
 	replied  bool // the reply was attempted (or given up)
 	updated  bool // the message shows the outcome; only the reply is left
@@ -92,7 +104,7 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	defer u.mu.Unlock()
 	if j, ok := u.jobs[a.ID]; ok {
 		if j.state != jobBusy {
-			j.a = a
+			j.a, j.listed = a, false
 		}
 		j.reply = j.reply || reply
 		return
@@ -100,7 +112,23 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	if u.stopping {
 		return
 	}
-	u.jobs[a.ID] = &updateJob{a: a, reply: reply}
+	u.jobs[a.ID] = &updateJob{a: a, reply: reply, tries: u.cfg.UpdateAttempts}
+	u.push(a.ID, false)
+}
+
+// enqueueListed asks for the message of an approval the sweeper listed
+// (workflow.Approval.Listed) to show its outcome. The job reads the whole
+// approval before rendering; a job already queued keeps its approval.
+func (u *updater) enqueueListed(a workflow.Approval) {
+	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if _, ok := u.jobs[a.ID]; ok || u.stopping {
+		return
+	}
+	u.jobs[a.ID] = &updateJob{a: a, listed: true, tries: 1}
 	u.push(a.ID, false)
 }
 
@@ -187,12 +215,16 @@ func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
 // update makes the message show the outcome, then hands the job to the
 // reply workers (through done) if a reply is due.
 func (u *updater) update(ctx context.Context, j *updateJob) {
-	a := j.a
-	log := u.log.With(zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
+	log := u.log.With(zap.String("approval_id", j.a.ID), zap.String("execution_arn", j.a.ExecutionARN))
 	if u.updates.Wait(ctx) != nil {
 		u.done(j)
 		return
 	}
+	if j.listed && !u.readWhole(ctx, j, log) {
+		u.done(j)
+		return
+	}
+	a := j.a
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
 	cancel()
@@ -221,6 +253,25 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(safeErr(err)))
 	}
 	u.done(j)
+}
+
+// readWhole replaces a listed job's approval with the stored one, and
+// reports whether its message still needs updating. A failed read is left
+// to the next sweep.
+func (u *updater) readWhole(ctx context.Context, j *updateJob, log *zap.Logger) bool {
+	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	a, err := u.approvals.Get(callCtx, j.a.ID)
+	cancel()
+	if err != nil {
+		if workflow.ErrorCode(err) != workflow.ENOTFOUND {
+			log.Warn("could not read the approval to update its message; the sweeper will try again", zap.Error(safeErr(err)))
+		}
+		return false
+	}
+	u.mu.Lock()
+	j.a, j.listed = a, false
+	u.mu.Unlock()
+	return a.Status.Final() && a.MessageTS != "" && !a.MessageSynced
 }
 
 // reply posts the decision's short reply in the request's thread.
@@ -283,13 +334,15 @@ func (u *updater) requeue(j *updateJob) {
 
 func (u *updater) retry(ctx context.Context, j *updateJob, log *zap.Logger, err error) {
 	j.attempts++
-	if j.attempts >= u.cfg.UpdateAttempts || ctx.Err() != nil {
-		log.Error("request message not updated; the sweeper will try again", zap.Int("attempts", j.attempts), zap.Error(err))
+	if j.attempts >= max(j.tries, 1) || ctx.Err() != nil {
+		if ctx.Err() == nil {
+			u.failed(ctx, j.a.ID, log, err)
+		}
 		u.done(j)
 		return
 	}
 	delay := backoff(u.cfg.RetryBase, u.cfg.RetryMax, j.attempts)
-	log.Warn("request message not updated; retrying", zap.Int("attempts", j.attempts), zap.Duration("retry_in", delay), zap.Error(err))
+	log.Info("request message not updated; retrying", zap.Int("attempts", j.attempts), zap.Duration("retry_in", delay), zap.Error(err))
 	u.mu.Lock()
 	j.state = jobDelayed
 	u.mu.Unlock()
@@ -300,6 +353,26 @@ func (u *updater) retry(ctx context.Context, j *updateJob, log *zap.Logger, err 
 			u.push(j.a.ID, false)
 		}
 	})
+}
+
+// failed records on the approval that its message could not be updated,
+// so the sweeper tries again only when the record's backoff allows, and
+// logs the one warning when the record gives up.
+func (u *updater) failed(ctx context.Context, id string, log *zap.Logger, cause error) {
+	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	a, err := u.approvals.MessageFailed(callCtx, id)
+	cancel()
+	switch {
+	case err != nil && workflow.ErrorCode(err) != workflow.ECONFLICT:
+		log.Warn("request message not updated, and the failure not recorded; the sweeper will try again", zap.NamedError("cause", cause), zap.Error(safeErr(err)))
+	case err != nil: // synced or given up meanwhile
+	case a.MessageGaveUp:
+		log.Warn("giving up on updating the request message; it still shows its buttons",
+			zap.Int("attempts", a.MessageAttempts), zap.String("channel", a.Channel), zap.String("message_ts", a.MessageTS), zap.Error(cause))
+	default:
+		log.Info("request message not updated; the sweeper tries again later",
+			zap.Int("attempts", a.MessageAttempts), zap.Time("retry_at", a.MessageRetryAt), zap.Error(cause))
+	}
 }
 
 // backoff is base·2^(attempt-1), capped at ceiling, with ±50% jitter.

@@ -25,10 +25,16 @@ const (
 	// StatusExpired means the task timed out or was closed before a
 	// decision could resume it.
 	StatusExpired Status = "expired"
+	// StatusCancelled means the request was closed without a decision for
+	// the reason its Cancellation gives, such as a newer request replacing
+	// it. Its task no longer waits for it.
+	StatusCancelled Status = "cancelled"
 )
 
 // Final reports whether nothing more can happen to the approval.
-func (s Status) Final() bool { return s == StatusDecided || s == StatusExpired }
+func (s Status) Final() bool {
+	return s == StatusDecided || s == StatusExpired || s == StatusCancelled
+}
 
 // Queue names the work lists a Store keeps indexed, so that nothing is
 // found by scanning.
@@ -40,14 +46,16 @@ const (
 	// QueueClaimed lists approvals whose resume is not yet confirmed.
 	QueueClaimed Queue = "claimed"
 	// QueueMessage lists final approvals whose Slack message does not yet
-	// show the outcome.
+	// show the outcome, by when their next update is due.
 	QueueMessage Queue = "message"
 )
 
 // Approval is one stored request for a human decision, keyed by a short
 // unguessable ID. It is the record of who decided what, when and why.
 type Approval struct {
-	ID           string
+	ID string
+	// TaskToken resumes the execution. It is kept only while the approval
+	// is open: a final approval has none (see Close).
 	TaskToken    TaskToken
 	ExecutionARN string
 	StateName    string
@@ -75,8 +83,124 @@ type Approval struct {
 	Attempts  int       // claims taken, including takeovers
 	ClosedAt  time.Time // when the status became final
 
+	// Cancellation says why a cancelled approval was closed.
+	Cancellation *Cancellation
+
 	// MessageSynced is true when the Slack message shows the final status.
 	MessageSynced bool
+	// MessageAttempts counts failed updates of the message; the next is not
+	// due before MessageRetryAt. MessageGaveUp is set when they ran out:
+	// the approval leaves QueueMessage with its message not synced.
+	MessageAttempts int
+	MessageRetryAt  time.Time
+	MessageGaveUp   bool
+}
+
+// MessageRetry is how failed updates of an approval's message are retried:
+// the n-th failure waits Base·2^(n-1), at most Max, and the Attempts-th
+// gives up.
+type MessageRetry struct {
+	Base, Max time.Duration
+	Attempts  int
+}
+
+// DefaultMessageRetry retries for about four hours.
+var DefaultMessageRetry = MessageRetry{Base: time.Minute, Max: time.Hour, Attempts: 10}
+
+// Delay is how long the n-th failure waits before the next try.
+func (p MessageRetry) Delay(n int) time.Duration {
+	d := p.Base << min(max(n-1, 0), 30)
+	if d <= 0 || d > p.Max {
+		d = p.Max
+	}
+	return d
+}
+
+// MessageFailed records a failed update of a's message at now: one more
+// attempt, and the next try after p's delay, or, at p.Attempts, giving up
+// (a leaves QueueMessage). Stores call it inside their conditional write.
+func (a *Approval) MessageFailed(now time.Time, p MessageRetry) {
+	a.MessageAttempts++
+	if a.MessageAttempts >= p.Attempts {
+		a.MessageGaveUp = true
+		a.MessageRetryAt = time.Time{}
+		return
+	}
+	a.MessageRetryAt = now.Add(p.Delay(a.MessageAttempts))
+}
+
+// QueuedAt orders an approval on its queue: its creation for the pending
+// and claimed queues; on QueueMessage, when its next update is due (when
+// it closed, or the retry time after a failed update).
+func (a Approval) QueuedAt() time.Time {
+	if a.Queue() == QueueMessage && !a.MessageRetryAt.IsZero() {
+		return a.MessageRetryAt
+	}
+	if a.Queue() == QueueMessage && !a.ClosedAt.IsZero() {
+		return a.ClosedAt
+	}
+	return a.CreatedAt
+}
+
+// Cancellation is why an approval was closed without a decision.
+type Cancellation struct {
+	// Reason is what happened, in words people read after "Cancelled: ",
+	// such as ReasonReplaced.
+	Reason string
+	// ReplacedBy is the ID of the newer approval that replaced this one.
+	ReplacedBy string
+	// Link is the permalink of the newer request's message, if known.
+	Link string
+}
+
+// ReasonReplaced is the reason of a request replaced by a newer one.
+const ReasonReplaced = "replaced by a newer request"
+
+// Replaced is the cancellation of a request that newer replaces; link is
+// the permalink of newer's message, or "".
+func Replaced(newer Approval, link string) Cancellation {
+	return Cancellation{Reason: ReasonReplaced, ReplacedBy: newer.ID, Link: link}
+}
+
+// MessageRef is where a request message is in Slack: its channel and ts.
+type MessageRef struct {
+	Channel, TS string
+}
+
+// Close moves a to the final status at now and forgets the task token,
+// which nothing may use once the approval is final. Stores call it on
+// every move to a final status, so no final record holds a token.
+func (a *Approval) Close(status Status, now time.Time) {
+	a.Status = status
+	a.ClosedAt = now
+	a.TaskToken = ""
+}
+
+// Listed is the part of a that Store.List returns: what the work lists
+// read (the queue an approval is on, who may decide it, its title, where
+// its message is, its deadline and outcome). It never holds the task
+// token, the summary, the fields, the drafts or the revision presets:
+// whoever needs those (to resume, or to render the message) reads the
+// approval with Store.Get.
+func (a Approval) Listed() Approval {
+	return Approval{
+		ID:            a.ID,
+		ExecutionARN:  a.ExecutionARN,
+		StateName:     a.StateName,
+		Channel:       a.Channel,
+		ThreadTS:      a.ThreadTS,
+		MessageTS:     a.MessageTS,
+		Approvers:     a.Approvers,
+		RequestedBy:   a.RequestedBy,
+		Title:         a.Title,
+		CreatedAt:     a.CreatedAt,
+		Deadline:      a.Deadline,
+		Status:        a.Status,
+		Decision:      a.Decision,
+		ClaimedAt:     a.ClaimedAt,
+		ClosedAt:      a.ClosedAt,
+		MessageSynced: a.MessageSynced,
+	}
 }
 
 // Queue reports the work list the approval belongs to, or "" if none.
@@ -86,7 +210,7 @@ func (a Approval) Queue() Queue {
 		return QueuePending
 	case a.Status == StatusClaimed:
 		return QueueClaimed
-	case a.Status.Final() && !a.MessageSynced && a.MessageTS != "":
+	case a.Status.Final() && !a.MessageSynced && !a.MessageGaveUp && a.MessageTS != "":
 		return QueueMessage
 	}
 	return ""

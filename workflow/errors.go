@@ -13,6 +13,7 @@ const (
 	EFORBIDDEN = "forbidden" // this person may not decide this approval
 	ECONFLICT  = "conflict"  // somebody already decided, or is deciding
 	EEXPIRED   = "expired"   // the task timed out or was closed
+	ECANCELLED = "cancelled" // the request was cancelled (replaced by a newer one, …)
 )
 
 // Error is a domain error: a code callers branch on and a message people

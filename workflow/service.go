@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// Store keeps approvals. Implementations must make Create, Claim, Reclaim
-// and Finish atomic (conditional writes), because several bot replicas and
-// Lambda retries act on the same approval at once. Conflicts are reported
+// Store keeps approvals. Implementations must make every change atomic
+// (conditional writes), because several bot replicas and Lambda retries act
+// on the same approval at once. Conflicts are reported
 // as an *Error with code ECONFLICT, a missing approval as ENOTFOUND.
 type Store interface {
 	// Create stores a pending approval unless one already exists for the
@@ -21,20 +21,40 @@ type Store interface {
 	Create(ctx context.Context, a Approval) (stored Approval, created bool, err error)
 	// Get returns the approval with the ID.
 	Get(ctx context.Context, id string) (Approval, error)
-	// SetMessage records where the request message was posted.
+	// SetMessage records where the request message was posted, once: the
+	// same message again changes nothing; another one than the message
+	// recorded is ECONFLICT (carrying the approval).
 	SetMessage(ctx context.Context, id, channel, ts string) (Approval, error)
 	// Claim records d and moves a pending approval to claimed at now.
 	Claim(ctx context.Context, id string, d Decision, now time.Time) (Approval, error)
 	// Reclaim takes over a claim whose ClaimedAt equals claimedAt, keeping
 	// its decision; it counts one more attempt.
 	Reclaim(ctx context.Context, id string, claimedAt, now time.Time) (Approval, error)
-	// Finish moves a claimed approval to a final status.
+	// Finish moves a claimed approval to a final status (Approval.Close:
+	// the stored record no longer holds the task token).
 	Finish(ctx context.Context, id string, status Status, now time.Time) (Approval, error)
+	// Cancel closes a pending approval without a decision (Approval.Close
+	// with StatusCancelled), recording c. An approval that is not pending
+	// is ECONFLICT.
+	Cancel(ctx context.Context, id string, c Cancellation, now time.Time) (Approval, error)
 	// MarkMessageSynced records that the Slack message shows the final
 	// status, which takes the approval off QueueMessage.
 	MarkMessageSynced(ctx context.Context, id string) error
-	// List returns up to limit approvals in the queue, oldest first.
-	List(ctx context.Context, q Queue, limit int) ([]Approval, error)
+	// MessageFailed records a failed update of the message of an approval
+	// on QueueMessage (Approval.MessageFailed at now with p). An approval
+	// not on QueueMessage is ECONFLICT.
+	MessageFailed(ctx context.Context, id string, now time.Time, p MessageRetry) (Approval, error)
+	// List returns up to limit approvals on the queue whose QueuedAt is
+	// not after until (zero: any), by QueuedAt, each as Approval.Listed:
+	// without the task token or the message body. The list is eventually
+	// consistent; act on it with the conditional methods, and Get an
+	// approval before rendering or resuming it.
+	List(ctx context.Context, q Queue, until time.Time, limit int) ([]Approval, error)
+	// ListOpen returns up to limit open (pending or claimed) approvals of
+	// the execution, oldest first, as Approval.Listed, from an index that
+	// holds only open approvals (no scan). It is eventually consistent, like
+	// List.
+	ListOpen(ctx context.Context, executionARN string, limit int) ([]Approval, error)
 }
 
 // Resumer resumes paused executions. Both methods return nil when the
@@ -44,6 +64,12 @@ type Store interface {
 type Resumer interface {
 	Succeed(ctx context.Context, a Approval, output []byte) error
 	Fail(ctx context.Context, a Approval, errorName, cause string) error
+	// Waiting reports whether the task attempt a's token belongs to still
+	// waits for a result (Step Functions accepts a heartbeat on it). false
+	// with a nil error means the attempt is closed: it timed out, failed
+	// (a Retry starts a new attempt with a new token), or its execution
+	// ended. Any error is transient. It changes nothing.
+	Waiting(ctx context.Context, a Approval) (bool, error)
 }
 
 // Directory answers who is in a user group.
@@ -70,6 +96,11 @@ type Service struct {
 	// ExpiryGrace is how long after the deadline a pending approval is
 	// expired by Recover, so Step Functions' own timeout comes first.
 	ExpiryGrace time.Duration
+	// RecoverBudget bounds the work Recover does on one approval (take
+	// over, resume, record), independently of Recover's own context.
+	RecoverBudget time.Duration
+	// MessageRetry shapes the retries of failed message updates.
+	MessageRetry MessageRetry
 }
 
 // Defaults for a Service.
@@ -77,6 +108,9 @@ const (
 	DefaultClaimLease  = 60 * time.Second
 	DefaultRetention   = 90 * 24 * time.Hour
 	DefaultExpiryGrace = time.Minute
+	// DefaultRecoverBudget covers a take-over, a resume (whose history
+	// check may read several pages) and the record of the outcome.
+	DefaultRecoverBudget = 30 * time.Second
 	// executionMaxAge is Step Functions' one-year limit: without a timeout
 	// a task waits at most that long.
 	executionMaxAge = 365 * 24 * time.Hour
@@ -89,13 +123,15 @@ const (
 // callers that only request approvals (the notifier).
 func NewService(store Store, resumer Resumer, directory Directory) *Service {
 	return &Service{
-		store:       store,
-		resumer:     resumer,
-		directory:   directory,
-		Now:         time.Now,
-		ClaimLease:  DefaultClaimLease,
-		Retention:   DefaultRetention,
-		ExpiryGrace: DefaultExpiryGrace,
+		store:         store,
+		resumer:       resumer,
+		directory:     directory,
+		Now:           time.Now,
+		ClaimLease:    DefaultClaimLease,
+		Retention:     DefaultRetention,
+		ExpiryGrace:   DefaultExpiryGrace,
+		RecoverBudget: DefaultRecoverBudget,
+		MessageRetry:  DefaultMessageRetry,
 	}
 }
 
@@ -200,18 +236,29 @@ func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error 
 	return Errorf(EFORBIDDEN, "You are not one of the approvers of this request.")
 }
 
-// Decide applies a person's decision to the approval with the ID, exactly
-// once: it claims the approval with a conditional write, resumes the
-// execution, then records the outcome. It returns the approval as it now
-// stands. Errors: ENOTFOUND, EFORBIDDEN (nothing changes), EINVALID,
-// ECONFLICT (somebody decided first; the error carries the approval),
-// EEXPIRED (the task had timed out or closed; the approval is now
-// expired). Any other error leaves the approval claimed; a later call or
-// Recover completes it.
+// Decide is DecideOn with no message to check: for callers that do not
+// click a message (tests, tools).
 func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, error) {
+	return s.DecideOn(ctx, id, d, MessageRef{})
+}
+
+// DecideOn applies a person's decision, made with a button on the message
+// on, to the approval with the ID, exactly once: it claims the approval
+// with a conditional write, resumes the execution, then records the
+// outcome. It returns the approval as it now stands. First, as ClickedOn
+// does, an approval with no recorded message records on as its message.
+// Errors: ENOTFOUND, EFORBIDDEN (nothing changes), EINVALID, ECONFLICT
+// (somebody decided first; the error carries the approval), EEXPIRED (the
+// task had timed out or closed; the approval is now expired), ECANCELLED
+// (the request was cancelled). Any other error leaves the approval
+// claimed; a later call or Recover completes it.
+func (s *Service) DecideOn(ctx context.Context, id string, d Decision, on MessageRef) (Approval, error) {
 	a, err := s.store.Get(ctx, id)
 	if err != nil {
 		return Approval{}, err
+	}
+	if a, err = s.ClickedOn(ctx, a, on); err != nil {
+		return a, err
 	}
 	if err := s.CanDecide(ctx, a, d.DecidedBy); err != nil {
 		return a, err
@@ -222,6 +269,8 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, 
 		return a, conflict(a)
 	case StatusExpired:
 		return a, expired(a)
+	case StatusCancelled:
+		return a, cancelled(a)
 	case StatusClaimed:
 		if now.Sub(a.ClaimedAt) < s.ClaimLease {
 			return a, conflict(a)
@@ -263,8 +312,11 @@ func (s *Service) lost(ctx context.Context, id string, err error) (Approval, err
 	if gerr != nil {
 		return Approval{}, fmt.Errorf("read approval %s after a lost claim: %w", id, gerr)
 	}
-	if current.Status == StatusExpired {
+	switch current.Status {
+	case StatusExpired:
 		return current, expired(current)
+	case StatusCancelled:
+		return current, cancelled(current)
 	}
 	return current, conflict(current)
 }
@@ -325,10 +377,10 @@ func expired(a Approval) error {
 }
 
 // PendingFor lists the pending approvals user may decide, oldest first,
-// at most limit of them. Approvals past their deadline are left out: they
+// at most limit of them, as Approval.Listed. Approvals past their deadline are left out: they
 // wait only for the sweeper to close them.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
-	all, err := s.store.List(ctx, QueuePending, listAll)
+	all, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
 	if err != nil {
 		return nil, fmt.Errorf("list pending approvals: %w", err)
 	}
@@ -352,70 +404,26 @@ func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]App
 	return mine, nil
 }
 
-// RecoverReport counts what Recover did.
-type RecoverReport struct {
-	Resumed int // stale claims completed
-	Expired int // pending approvals past their deadline closed
-	Failed  int // attempts that failed and stay queued
-}
-
-// Recover completes claims whose lease ran out (a process died between claim
-// and resume) and expires pending approvals past their deadline, so nothing
-// is left stuck and no live button outlives its task. Safe to run on every
-// replica at once. Each run reads the pending and claimed queues whole
-// (Queries on the sparse queue index, paged by the store).
-func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
-	var rep RecoverReport
-	now := s.Now().UTC()
-	claimed, err := s.store.List(ctx, QueueClaimed, listAll)
-	if err != nil {
-		return rep, fmt.Errorf("list claimed approvals: %w", err)
-	}
-	for _, a := range claimed {
-		if now.Sub(a.ClaimedAt) < s.ClaimLease {
-			continue
-		}
-		c, err := s.store.Reclaim(ctx, a.ID, a.ClaimedAt, now)
-		if err != nil {
-			if ErrorCode(err) != ECONFLICT {
-				rep.Failed++
-			}
-			continue
-		}
-		if _, err := s.resume(ctx, c); err != nil && ErrorCode(err) != EEXPIRED {
-			rep.Failed++
-			continue
-		}
-		rep.Resumed++
-	}
-	pending, err := s.store.List(ctx, QueuePending, listAll)
-	if err != nil {
-		return rep, fmt.Errorf("list pending approvals: %w", err)
-	}
-	for _, a := range pending {
-		if a.Deadline.IsZero() || now.Before(a.Deadline.Add(s.ExpiryGrace)) {
-			continue
-		}
-		c, err := s.store.Claim(ctx, a.ID, Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
-		if err != nil {
-			if ErrorCode(err) != ECONFLICT {
-				rep.Failed++
-			}
-			continue
-		}
-		if _, err := s.resume(ctx, c); err != nil {
-			rep.Failed++
-			continue
-		}
-		rep.Expired++
-	}
-	return rep, nil
-}
-
-// Unsynced lists final approvals whose Slack message does not show the
-// outcome yet, oldest first.
+// Unsynced lists up to limit final approvals whose Slack message does not
+// show the outcome yet and whose update is due now, the longest due first,
+// as Approval.Listed: Get each one before rendering its message. Approvals
+// whose last update failed wait for their retry time (MessageFailed), so
+// messages that keep failing never hold back the others.
 func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
-	return s.store.List(ctx, QueueMessage, limit)
+	return s.store.List(ctx, QueueMessage, s.Now().UTC(), limit)
+}
+
+// MessageFailed records that updating the message of the approval with
+// the ID failed: its next update waits MessageRetry's delay, and after
+// MessageRetry.Attempts failures it is given up (MessageGaveUp; off
+// QueueMessage). It returns the approval as stored; ECONFLICT when it is
+// not waiting for a message update (synced, given up, or not final).
+func (s *Service) MessageFailed(ctx context.Context, id string) (Approval, error) {
+	a, err := s.store.MessageFailed(ctx, id, s.Now().UTC(), s.MessageRetry)
+	if err != nil {
+		return a, fmt.Errorf("record a failed message update of approval %s: %w", id, err)
+	}
+	return a, nil
 }
 
 // MessageSynced records that the approval's Slack message shows its final

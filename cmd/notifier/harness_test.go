@@ -18,6 +18,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 
 // Shared by every test and benchmark: the notifier binary, built once, and
@@ -65,6 +66,7 @@ func testMain(m *testing.M) int {
 type stack struct {
 	table   string
 	slack   *fakeslack.Server
+	sfn     *stepfunctionstest.Server
 	runtime *lambdaruntime.Server
 	proc    *process
 }
@@ -82,6 +84,8 @@ func newStack(tb testing.TB) *stack {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(s.slack.Close)
+	s.sfn = stepfunctionstest.NewServer()
+	tb.Cleanup(s.sfn.Close)
 	if s.runtime, err = lambdaruntime.Start(); err != nil {
 		tb.Fatal(err)
 	}
@@ -97,6 +101,7 @@ func (s *stack) env(tb testing.TB) map[string]string {
 		"AWS_LAMBDA_RUNTIME_API":    s.runtime.Addr(),
 		"APPROVALS_TABLE":           s.table,
 		"AWS_ENDPOINT_URL_DYNAMODB": ddb.Endpoint(),
+		"AWS_ENDPOINT_URL_SFN":      s.sfn.URL(),
 		"AWS_REGION":                "us-east-1",
 		"AWS_ACCESS_KEY_ID":         "local",
 		"AWS_SECRET_ACCESS_KEY":     "local",

@@ -9,7 +9,9 @@
 //
 // Environment: SLACK_BOT_TOKEN and APPROVALS_TABLE (required), SLACK_API_URL,
 // APPROVALS_RETENTION, LOG_LEVEL, and the AWS SDK's own variables
-// (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, …).
+// (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SFN, …). It calls
+// Step Functions only for SendTaskHeartbeat, to tell whether an older
+// request of the same execution and state still waits.
 package main
 
 import (
@@ -26,6 +28,7 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
@@ -34,6 +37,7 @@ import (
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 )
 
 // The handler is served as a raw lambda.Handler, so a payload that is not
@@ -73,8 +77,8 @@ func run(ctx context.Context, getenv func(string) string, stderr io.Writer) erro
 	return nil
 }
 
-// newHandler wires the DynamoDB store and the Slack poster into the
-// notifier handler. It makes no network calls.
+// newHandler wires the DynamoDB store, the Step Functions client and the
+// Slack poster into the notifier handler. It makes no network calls.
 func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Handler, error) {
 	logger := logging.New(stderr, cfg.LogLevel)
 
@@ -87,7 +91,10 @@ func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Ha
 		// DynamoDB Local's responses fail the SDK's checksum validation.
 		o.DisableValidateResponseChecksum = cfg.LocalDynamoDB
 	})
-	service := workflow.NewService(dynamo.New(db, cfg.Table), nil, nil)
+	// The resumer only answers whether an older request's task still
+	// waits (SendTaskHeartbeat); the notifier resumes nothing.
+	resumer := stepfunctions.New(sfn.NewFromConfig(awsCfg))
+	service := workflow.NewService(dynamo.New(db, cfg.Table), resumer, nil)
 	service.Retention = cfg.Retention
 
 	api := slack.New(cfg.BotToken,

@@ -25,7 +25,7 @@ func requestPayload(t testing.TB, token string, edit func(map[string]any)) []byt
 	t.Helper()
 	p := map[string]any{
 		"taskToken":       token,
-		"executionArn":    "arn:aws:states:us-east-1:123456789012:execution:publish:run-1",
+		"executionArn":    "arn:aws:states:us-east-1:123456789012:execution:publish:run-" + token[len(token)-16:],
 		"stateName":       "Approve",
 		"channel":         channel,
 		"approvers":       []string{"U0123ABCD", "S0456ABCD"},

@@ -3,10 +3,12 @@ package notifier
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -15,12 +17,15 @@ import (
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
-// fakePoster is a Poster that records posts and can fail the next calls.
+// fakePoster is a Poster that records posts and updates and can fail the
+// next posts.
 type fakePoster struct {
-	mu     sync.Mutex
-	posts  []workflow.Approval
-	fails  []error                 // returned by the next calls, in order
-	onPost func(workflow.Approval) // called after a successful post
+	mu      sync.Mutex
+	posts   []workflow.Approval
+	updates []workflow.Approval
+	fails   []error                 // returned by the next posts, in order
+	lost    int                     // the next posts land but answer an error
+	onPost  func(workflow.Approval) // called after a successful post
 }
 
 var _ Poster = (*fakePoster)(nil)
@@ -36,11 +41,33 @@ func (p *fakePoster) PostRequest(_ context.Context, a workflow.Approval) (string
 	p.posts = append(p.posts, a)
 	ts := fmt.Sprintf("1700000000.%06d", len(p.posts))
 	onPost := p.onPost
+	if p.lost > 0 {
+		p.lost--
+		p.mu.Unlock()
+		return "", "", errors.New("slack server error: 500 Internal Server Error")
+	}
 	p.mu.Unlock()
 	if onPost != nil {
 		onPost(a)
 	}
 	return a.Channel, ts, nil
+}
+
+func (p *fakePoster) UpdateMessage(_ context.Context, a workflow.Approval) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.updates = append(p.updates, a)
+	return nil
+}
+
+func (p *fakePoster) Permalink(_ context.Context, channel, ts string) (string, error) {
+	return "https://fake.slack.com/archives/" + channel + "/p" + strings.Replace(ts, ".", "", 1), nil
+}
+
+func (p *fakePoster) updated() []workflow.Approval {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]workflow.Approval(nil), p.updates...)
 }
 
 func (p *fakePoster) count() int {
@@ -73,6 +100,7 @@ func (b *logBuffer) lines() []string {
 
 type fixture struct {
 	store   *workflowtest.Store
+	resumer *workflowtest.Resumer
 	poster  *fakePoster
 	logs    *logBuffer
 	handler *Handler
@@ -80,18 +108,18 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{store: workflowtest.NewStore(), poster: &fakePoster{}, logs: &logBuffer{}}
+	f := &fixture{store: workflowtest.NewStore(), resumer: workflowtest.NewResumer(), poster: &fakePoster{}, logs: &logBuffer{}}
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(f.logs), zap.DebugLevel)
 	logger := zap.New(core)
 	t.Cleanup(func() { _ = logger.Sync() })
-	f.handler = New(workflow.NewService(f.store, nil, nil), f.poster, logger)
+	f.handler = New(workflow.NewService(f.store, f.resumer, nil), f.poster, logger)
 	return f
 }
 
 // stored returns every approval in the store.
 func (f *fixture) stored(t *testing.T) []workflow.Approval {
 	t.Helper()
-	all, err := f.store.List(context.Background(), workflow.QueuePending, 1000)
+	all, err := f.store.List(context.Background(), workflow.QueuePending, time.Time{}, 1000)
 	if err != nil {
 		t.Fatalf("list approvals: %v", err)
 	}

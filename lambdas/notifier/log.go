@@ -16,6 +16,9 @@ type invocationLog struct {
 	channel      string
 	created      bool
 	posted       bool
+	duplicate    bool     // posted a copy of a request another call recorded
+	replaced     []string // older approvals this request replaced
+	replaceErrs  []string // what went wrong replacing them (token-free)
 }
 
 func (h *Handler) log(l invocationLog, err error) {
@@ -28,6 +31,18 @@ func (h *Handler) log(l invocationLog, err error) {
 		zap.Bool("retry", l.approvalID != "" && !l.created),
 		zap.Bool("posted", l.posted),
 		zap.Duration("duration", time.Since(l.start)),
+	}
+	if len(l.replaced) > 0 {
+		fields = append(fields, zap.Strings("replaced", l.replaced))
+	}
+	if l.duplicate {
+		fields = append(fields, zap.Bool("duplicate_post", true))
+	}
+	if len(l.replaceErrs) > 0 {
+		// Best effort: the request itself is posted and recorded.
+		fields = append(fields, zap.Strings("replace_errors", l.replaceErrs))
+		h.logger.Warn("approval request posted; replacing older requests failed", fields...)
+		return
 	}
 	if err != nil {
 		// err's text is token-free by construction (see errors.go).

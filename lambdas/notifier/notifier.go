@@ -9,6 +9,7 @@ package notifier
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,12 +19,18 @@ import (
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
-// Poster posts an approval request message to Slack.
+// Poster posts an approval request message to Slack and updates it.
 type Poster interface {
 	// PostRequest posts the request message for a in a.Channel (in the
 	// thread a.ThreadTS, if set) and returns where it landed. An error
-	// means nothing was posted; its text should carry Slack's error code.
+	// means nothing was posted, or that Slack's answer was lost; its text
+	// should carry Slack's error code.
 	PostRequest(ctx context.Context, a workflow.Approval) (channel, ts string, err error)
+	// UpdateMessage makes the recorded message of the final approval a
+	// show its outcome.
+	UpdateMessage(ctx context.Context, a workflow.Approval) error
+	// Permalink returns the link to a message.
+	Permalink(ctx context.Context, channel, ts string) (string, error)
 }
 
 // Response is what the notifier returns; Step Functions records it as the
@@ -49,7 +56,15 @@ func New(service *workflow.Service, poster Poster, logger *zap.Logger) *Handler 
 
 // Handle stores the approval request in payload and posts it to Slack.
 // A repeated call with the same task token posts nothing new once the first
-// post was recorded, and returns the same Response.
+// post was recorded, and returns the same Response; nor does a call for an
+// approval that is already final.
+//
+// Once the request is posted and recorded, older requests it replaces are
+// cancelled (workflow.Service.Superseded: the same execution and state,
+// their task attempt closed, as when a Retry invoked the notifier again
+// after a post whose answer was lost) and their messages updated to link
+// to the new one. That is best effort: a failure there is logged, never
+// returned, and the bot's sweeper updates a message left behind.
 //
 // Errors are returned unwrapped as *InvalidApprovalRequest,
 // *SlackPostFailed or *StoreUnavailable, so each reaches Step Functions
@@ -87,7 +102,7 @@ func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLo
 		}
 	}
 	line.approvalID, line.created = a.ID, created
-	if a.MessageTS != "" {
+	if a.MessageTS != "" || a.Status.Final() {
 		line.channel = a.Channel
 		return Response{ApprovalID: a.ID, Channel: a.Channel, TS: a.MessageTS}, nil
 	}
@@ -102,15 +117,68 @@ func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLo
 	}
 	line.posted, line.channel = true, channel
 
-	a, err = h.service.RecordMessage(ctx, a.ID, channel, ts)
-	if err != nil {
+	recorded, err := h.service.RecordMessage(ctx, a.ID, channel, ts)
+	switch {
+	case workflow.ErrorCode(err) == workflow.ECONFLICT:
+		// A call with the same token running at the same time recorded its
+		// post first; this one is a copy, and the task learns the first.
+		recorded = errorApproval(err, a)
+		line.duplicate = true
+	case err != nil:
 		return Response{}, &StoreUnavailable{
 			ApprovalID: line.approvalID,
 			Message:    redact(fmt.Sprintf("posted approval %s to Slack (channel %s, ts %s) but could not record it: %v", line.approvalID, channel, ts, err), req.TaskToken),
 			Err:        err,
 		}
+	default:
+		h.replaceOlder(ctx, recorded, line)
 	}
-	return Response{ApprovalID: a.ID, Channel: a.Channel, TS: a.MessageTS}, nil
+	return Response{ApprovalID: recorded.ID, Channel: recorded.Channel, TS: recorded.MessageTS}, nil
+}
+
+// replaceOlder cancels the older requests newer replaces and updates their
+// messages, best effort (see Handle).
+func (h *Handler) replaceOlder(ctx context.Context, newer workflow.Approval, line *invocationLog) {
+	older, err := h.service.Superseded(ctx, newer)
+	if err != nil {
+		line.replaceErrs = append(line.replaceErrs, redact(err.Error(), newer.TaskToken))
+	}
+	if len(older) == 0 {
+		return
+	}
+	link, err := h.poster.Permalink(ctx, newer.Channel, newer.MessageTS)
+	if err != nil {
+		line.replaceErrs = append(line.replaceErrs, "link to the new request: "+err.Error())
+	}
+	for _, o := range older {
+		c, err := h.service.Cancel(ctx, o.ID, workflow.Replaced(newer, link))
+		if err != nil {
+			if workflow.ErrorCode(err) != workflow.ECONFLICT { // not decided or expired meanwhile
+				line.replaceErrs = append(line.replaceErrs, err.Error())
+			}
+			continue
+		}
+		line.replaced = append(line.replaced, c.ID)
+		if c.MessageTS == "" {
+			continue // a click on it records it, and the bot updates it
+		}
+		if err := h.poster.UpdateMessage(ctx, c); err != nil {
+			line.replaceErrs = append(line.replaceErrs, fmt.Sprintf("update the message of replaced approval %s (the bot's sweeper will): %v", c.ID, err))
+			continue
+		}
+		if err := h.service.MessageSynced(ctx, c.ID); err != nil {
+			line.replaceErrs = append(line.replaceErrs, err.Error())
+		}
+	}
+}
+
+// errorApproval is the approval a domain error carries, or fallback.
+func errorApproval(err error, fallback workflow.Approval) workflow.Approval {
+	var e *workflow.Error
+	if errors.As(err, &e) && e.Approval != nil {
+		return *e.Approval
+	}
+	return fallback
 }
 
 // Invoke implements aws-lambda-go's lambda.Handler, so the raw payload

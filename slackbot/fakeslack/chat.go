@@ -37,6 +37,9 @@ func (s *Server) chatPostMessage(req *apiRequest) (map[string]any, *apiError) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e := s.refusedLocked(channel); e != nil {
+		return nil, e
+	}
 	if threadTS != "" && s.findLocked(channel, threadTS) == nil {
 		return nil, errCode("thread_not_found")
 	}
@@ -58,6 +61,9 @@ func (s *Server) chatUpdate(req *apiRequest) (map[string]any, *apiError) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e := s.refusedLocked(channel); e != nil {
+		return nil, e
+	}
 	m := s.findLocked(channel, ts)
 	if m == nil || m.Deleted {
 		return nil, errCode("message_not_found")

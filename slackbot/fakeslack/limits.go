@@ -23,14 +23,16 @@ type window struct {
 type fault struct {
 	remaining int // <0: until Heal
 	status    int
+	applied   bool // the call takes effect before it fails
 }
 
 type apiState struct {
-	calls   map[string]int
-	params  map[string][]url.Values
-	windows map[string]*window
-	faults  map[string]*fault
-	groups  map[string][]string
+	calls    map[string]int
+	params   map[string][]url.Values
+	refusing map[string]string // channel -> error code of chat.postMessage and chat.update there
+	windows  map[string]*window
+	faults   map[string]*fault
+	groups   map[string][]string
 }
 
 func (a *apiState) init(groups map[string][]string) {
@@ -42,6 +44,27 @@ func (a *apiState) init(groups map[string][]string) {
 	a.params = map[string][]url.Values{}
 	a.windows = map[string]*window{}
 	a.faults = map[string]*fault{}
+	a.refusing = map[string]string{}
+}
+
+// RefuseChannel makes chat.postMessage and chat.update in channel answer Slack's error code (such
+// as "not_in_channel" after the app was removed from it) until RefuseChannel(channel, "").
+func (s *Server) RefuseChannel(channel, code string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if code == "" {
+		delete(s.api.refusing, channel)
+		return
+	}
+	s.api.refusing[channel] = code
+}
+
+// refusedLocked is the error a channel answers chat calls with, if any.
+func (s *Server) refusedLocked(channel string) *apiError {
+	if code, ok := s.api.refusing[channel]; ok {
+		return errCode(code)
+	}
+	return nil
 }
 
 // FailMethod makes the next n calls of a Web API method (e.g. "chat.update") fail with the HTTP
@@ -57,7 +80,20 @@ func (s *Server) FailMethod(method string, n, status int) {
 	s.api.faults[method] = &fault{remaining: n, status: status}
 }
 
-// Heal ends a failure injected with FailMethod.
+// FailMethodAfterApplying makes the next n calls of a Web API method take effect (a message is
+// posted and shown, an update made) and then answer the caller with the HTTP status and a non-JSON
+// body, as when Slack's answer is lost: the caller sees a failure for something that happened.
+func (s *Server) FailMethodAfterApplying(method string, n, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.api.faults, method)
+		return
+	}
+	s.api.faults[method] = &fault{remaining: n, status: status, applied: true}
+}
+
+// Heal ends a failure injected with FailMethod or FailMethodAfterApplying.
 func (s *Server) Heal(method string) {
 	s.FailMethod(method, 0, 0)
 }
@@ -83,11 +119,12 @@ func (s *Server) Params(method string) []url.Values {
 	return out
 }
 
-// injectedFailureLocked consumes one injected failure of method, if any, and returns its status.
-func (s *Server) injectedFailureLocked(method string) (int, bool) {
+// injectedFailureLocked consumes one injected failure of method, if any, and returns its status
+// and whether the call takes effect first.
+func (s *Server) injectedFailureLocked(method string) (status int, applied, failed bool) {
 	f, ok := s.api.faults[method]
 	if !ok {
-		return 0, false
+		return 0, false, false
 	}
 	if f.remaining > 0 {
 		f.remaining--
@@ -95,7 +132,7 @@ func (s *Server) injectedFailureLocked(method string) (int, bool) {
 			delete(s.api.faults, method)
 		}
 	}
-	return f.status, true
+	return f.status, f.applied, true
 }
 
 // rateLimitedLocked counts the call against its method's window and reports how long the caller

@@ -125,6 +125,7 @@ func Start(opts Options) (*Server, error) {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/{method}", s.handleAPI)
+	mux.HandleFunc("GET /api/{method}", s.handleAPI) // slack-go GETs chat.getPermalink
 	mux.HandleFunc("GET /link/", s.handleLink)
 	mux.HandleFunc("POST /response/{n}", s.handleResponseURL)
 	return mux

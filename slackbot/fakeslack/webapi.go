@@ -33,6 +33,7 @@ func (s *Server) apiMethods() map[string]apiMethod {
 		"chat.postMessage":      {handle: s.chatPostMessage},
 		"chat.update":           {handle: s.chatUpdate},
 		"chat.postEphemeral":    {handle: s.chatPostEphemeral},
+		"chat.getPermalink":     {handle: s.chatGetPermalink},
 		"views.open":            {handle: s.viewsOpen},
 		"views.update":          {handle: s.viewsUpdate},
 		"usergroups.users.list": {handle: s.usergroupsUsersList},
@@ -50,7 +51,7 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 		s.api.params[method] = append(s.api.params[method], withoutToken(req.params))
 	}
 	s.notifyLocked()
-	status, failed := s.injectedFailureLocked(method)
+	status, applied, failed := s.injectedFailureLocked(method)
 	var retryAfter int
 	var limited bool
 	if !failed {
@@ -58,11 +59,20 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
-	switch {
-	case failed:
+	fail := func() {
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(status)
 		_, _ = io.WriteString(w, "<html><body>fakeslack: injected failure</body></html>")
+	}
+	switch {
+	case failed && applied:
+		if m, ok := s.apiMethods()[method]; ok && err == nil && s.authenticate(req.token, m.appToken) == nil {
+			_, _ = m.handle(req)
+		}
+		fail()
+		return
+	case failed:
+		fail()
 		return
 	case limited:
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))

@@ -349,6 +349,12 @@ func (p *poster) PostRequest(_ context.Context, a workflow.Approval) (string, st
 	return a.Channel, ts, nil
 }
 
+func (p *poster) UpdateMessage(context.Context, workflow.Approval) error { return nil }
+
+func (p *poster) Permalink(_ context.Context, channel, ts string) (string, error) {
+	return "https://fake.slack.com/archives/" + channel + "/p" + strings.Replace(ts, ".", "", 1), nil
+}
+
 func (p *poster) all() []post {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -12,8 +12,9 @@ import (
 // write each instead of a read and a write. A stale entry costs nothing
 // more than the read it replaces: the version condition fails and DynamoDB
 // returns the current item. Entries are bounded, and an approval that can
-// no longer change (final, message synced) is dropped, token and all;
-// clearing any entry is safe.
+// no longer change (final, its message synced or given up) is dropped;
+// clearing any entry is safe. Listed approvals (List, ListOpen) are never
+// put here: they lack what a write must keep.
 type versions struct {
 	mu    sync.Mutex
 	items map[string]versioned
@@ -39,7 +40,7 @@ func (v *versions) get(id string) (workflow.Approval, int64, bool) {
 func (v *versions) put(a workflow.Approval, version int64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if a.Status.Final() && a.MessageSynced {
+	if a.Status.Final() && (a.MessageSynced || a.MessageGaveUp) {
 		delete(v.items, a.ID)
 		return
 	}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -59,7 +60,7 @@ func TestConcurrentCreatesStoreOneApproval(t *testing.T) {
 	if created != 1 {
 		t.Errorf("%d Creates reported created=true, want 1", created)
 	}
-	pending, err := s.List(t.Context(), workflow.QueuePending, 100)
+	pending, err := s.List(t.Context(), workflow.QueuePending, time.Time{}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

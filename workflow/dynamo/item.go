@@ -22,6 +22,10 @@ const (
 	attrVersion    = "version"
 	attrStatus     = "status"
 	attrApprovalID = "approvalId" // on token guard items
+	attrTaskToken  = "taskToken"  // only while the approval is open
+	// ExecutionIndex keys: set only while the approval is open.
+	attrOpenExecution = "openExecution"
+	attrOpenedAt      = "openedAt"
 )
 
 // sortableTime is RFC 3339 with a fixed-width fraction, so strings sort as
@@ -46,21 +50,35 @@ func isApproval(item map[string]types.AttributeValue) bool {
 }
 
 // encode returns the item for a at the version. Empty strings, lists and
-// zero times are left out; queue is set only while a is on a queue, which
-// keeps the queue index sparse. PurgeAt is kept in whole seconds (TTL).
+// zero times are left out; queue is set only while a is on a queue, and
+// openExecution only while a is open, which keeps both indexes sparse. The task token is written only while a is
+// open, so the write that makes an approval final deletes it. PurgeAt is
+// kept in whole seconds (TTL).
 func encode(a workflow.Approval, version int64) map[string]types.AttributeValue {
 	item := map[string]types.AttributeValue{
 		attrID:          str(a.ID),
 		attrStatus:      str(string(a.Status)),
 		attrVersion:     number(version),
-		attrQueuedAt:    str(a.CreatedAt.UTC().Format(sortableTime) + "#" + a.ID),
-		"taskToken":     str(a.TaskToken.Reveal()),
+		attrQueuedAt:    str(a.QueuedAt().UTC().Format(sortableTime) + "#" + a.ID),
 		"allowSkip":     &types.AttributeValueMemberBOOL{Value: a.AllowSkip},
 		"attempts":      number(int64(a.Attempts)),
 		"messageSynced": &types.AttributeValueMemberBOOL{Value: a.MessageSynced},
 	}
+	if a.MessageAttempts > 0 {
+		item["messageAttempts"] = number(int64(a.MessageAttempts))
+	}
+	if a.MessageGaveUp {
+		item["messageGaveUp"] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	if !a.Status.Final() && a.TaskToken != "" {
+		item[attrTaskToken] = str(a.TaskToken.Reveal())
+	}
 	if q := a.Queue(); q != "" {
 		item[attrQueue] = str(string(q))
+	}
+	if !a.Status.Final() && a.ExecutionARN != "" {
+		item[attrOpenExecution] = str(a.ExecutionARN)
+		item[attrOpenedAt] = str(a.CreatedAt.UTC().Format(sortableTime) + "#" + a.ID)
 	}
 	if !a.PurgeAt.IsZero() {
 		item[attrPurgeAt] = number(a.PurgeAt.Unix())
@@ -76,10 +94,11 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		"summary":      a.Summary,
 	})
 	putTimes(item, map[string]time.Time{
-		"createdAt": a.CreatedAt,
-		"deadline":  a.Deadline,
-		"claimedAt": a.ClaimedAt,
-		"closedAt":  a.ClosedAt,
+		"createdAt":      a.CreatedAt,
+		"deadline":       a.Deadline,
+		"claimedAt":      a.ClaimedAt,
+		"closedAt":       a.ClosedAt,
+		"messageRetryAt": a.MessageRetryAt,
 	})
 	putList(item, "approvers", a.Approvers)
 	putList(item, "drafts", a.Drafts)
@@ -102,6 +121,11 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		putTimes(m, map[string]time.Time{"decidedAt": d.DecidedAt})
 		item["decision"] = &types.AttributeValueMemberM{Value: m}
 	}
+	if c := a.Cancellation; c != nil {
+		m := map[string]types.AttributeValue{}
+		putStrings(m, map[string]string{"reason": c.Reason, "replacedBy": c.ReplacedBy, "link": c.Link})
+		item["cancellation"] = &types.AttributeValueMemberM{Value: m}
+	}
 	return item
 }
 
@@ -110,7 +134,7 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 	d := decoder{item: item}
 	a := workflow.Approval{
 		ID:              d.str(attrID),
-		TaskToken:       workflow.TaskToken(d.str("taskToken")),
+		TaskToken:       workflow.TaskToken(d.str(attrTaskToken)),
 		ExecutionARN:    d.str("executionArn"),
 		StateName:       d.str("stateName"),
 		Channel:         d.str("channel"),
@@ -130,6 +154,9 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 		Attempts:        int(d.int("attempts")),
 		ClosedAt:        d.time("closedAt"),
 		MessageSynced:   d.bool("messageSynced"),
+		MessageAttempts: int(d.int("messageAttempts")),
+		MessageRetryAt:  d.time("messageRetryAt"),
+		MessageGaveUp:   d.bool("messageGaveUp"),
 	}
 	if _, ok := item[attrPurgeAt]; ok {
 		a.PurgeAt = time.Unix(d.int(attrPurgeAt), 0).UTC()
@@ -150,6 +177,11 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 			DecidedAt:  dd.time("decidedAt"),
 		}
 		d.err = dd.err
+	}
+	if m, ok := d.get("cancellation").(*types.AttributeValueMemberM); ok {
+		dc := decoder{item: m.Value, err: d.err}
+		a.Cancellation = &workflow.Cancellation{Reason: dc.str("reason"), ReplacedBy: dc.str("replacedBy"), Link: dc.str("link")}
+		d.err = dc.err
 	}
 	version := d.int(attrVersion)
 	if d.err != nil {

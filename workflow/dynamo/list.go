@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -11,37 +12,78 @@ import (
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
-// List returns up to limit approvals on the queue, oldest first, by querying
-// the sparse queue index. The index is eventually consistent: an approval
-// may show up shortly after it joined or left the queue, so callers act on
+// List returns up to limit approvals on the queue whose QueuedAt is not
+// after until (zero: any), by QueuedAt, by querying the sparse queue index
+// (whose sort key is QueuedAt, then the ID). Each is workflow.Approval.Listed, what the index
+// projects: no task token, no message body. Listed approvals are never
+// remembered as the version to change (that would write them back without
+// what they lack). The index is eventually consistent: an approval may
+// show up shortly after it joined or left the queue, so callers act on
 // listed approvals with the conditional methods. An unknown queue is
 // EINVALID.
-func (s *Store) List(ctx context.Context, q workflow.Queue, limit int) ([]workflow.Approval, error) {
+func (s *Store) List(ctx context.Context, q workflow.Queue, until time.Time, limit int) ([]workflow.Approval, error) {
 	switch q {
 	case workflow.QueuePending, workflow.QueueClaimed, workflow.QueueMessage:
 	default:
 		return nil, workflow.Errorf(workflow.EINVALID, "unknown queue %q", q)
+	}
+	before := ""
+	if !until.IsZero() {
+		before = until.UTC().Format(sortableTime) + "$" // after every "<until>#<id>"
+	}
+	list, err := s.query(ctx, QueueIndex, attrQueue, string(q), attrQueuedAt, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list %s approvals: %w", q, err)
+	}
+	return list, nil
+}
+
+// ListOpen returns up to limit open approvals of the execution, oldest
+// first, by querying the sparse execution index: one Query for an
+// execution with no open approval. Each is workflow.Approval.Listed. Like
+// List, it is eventually consistent.
+func (s *Store) ListOpen(ctx context.Context, executionARN string, limit int) ([]workflow.Approval, error) {
+	if executionARN == "" {
+		return nil, workflow.Errorf(workflow.EINVALID, "no execution to list the open approvals of")
+	}
+	list, err := s.query(ctx, ExecutionIndex, attrOpenExecution, executionARN, attrOpenedAt, "", limit)
+	if err != nil {
+		return nil, fmt.Errorf("list the open approvals of execution %s: %w", executionARN, err)
+	}
+	return list, nil
+}
+
+// query pages through the index partition whose key attribute is value,
+// in sort key order, for up to limit approvals; with before set, only sort
+// keys below it.
+func (s *Store) query(ctx context.Context, index, attr, value, sortAttr, before string, limit int) ([]workflow.Approval, error) {
+	cond := "#key = :key"
+	names := map[string]string{"#key": attr}
+	values := map[string]types.AttributeValue{":key": str(value)}
+	if before != "" {
+		cond += " AND #sort < :before"
+		names["#sort"], values[":before"] = sortAttr, str(before)
 	}
 	var list []workflow.Approval
 	var start map[string]types.AttributeValue
 	for len(list) < limit {
 		out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(s.table),
-			IndexName:                 aws.String(QueueIndex),
-			KeyConditionExpression:    aws.String("#queue = :queue"),
-			ExpressionAttributeNames:  map[string]string{"#queue": attrQueue},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":queue": str(string(q))},
+			IndexName:                 aws.String(index),
+			KeyConditionExpression:    aws.String(cond),
+			ExpressionAttributeNames:  names,
+			ExpressionAttributeValues: values,
 			ScanIndexForward:          aws.Bool(true),
 			Limit:                     aws.Int32(int32(min(s.pageSize, limit-len(list)))),
 			ExclusiveStartKey:         start,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("list %s approvals: %w", q, err)
+			return nil, err
 		}
 		for _, item := range out.Items {
 			a, _, err := decode(item)
 			if err != nil {
-				return nil, fmt.Errorf("list %s approvals: %w", q, err)
+				return nil, err
 			}
 			list = append(list, a)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -89,6 +90,60 @@ func TestCloudFormationTableMatchesSchema(t *testing.T) {
 		if diff := cmp.Diff(normalize(k, want[k]), normalize(k, got[k])); diff != "" {
 			t.Errorf("table property %s differs between TableSchema and cloudformation.yaml (-schema +yaml):\n%s", k, diff)
 		}
+	}
+}
+
+// sortProjected returns a copy of an index whose NonKeyAttributes are
+// sorted.
+func sortProjected(index any) any {
+	m, ok := index.(map[string]any)
+	if !ok {
+		return index
+	}
+	p, _ := m["Projection"].(map[string]any)
+	attrs, ok := p["NonKeyAttributes"].([]any)
+	if !ok {
+		return index
+	}
+	sorted := slices.Clone(attrs)
+	slices.SortFunc(sorted, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	out := maps.Clone(m)
+	out["Projection"] = map[string]any{"ProjectionType": p["ProjectionType"], "NonKeyAttributes": sorted}
+	return out
+}
+
+// TestIndexesNeverProjectTheToken: every index lists what it projects, and
+// the task token is not among it.
+func TestIndexesNeverProjectTheToken(t *testing.T) {
+	t.Parallel()
+	for _, index := range TableSchema("ignored").GlobalSecondaryIndexes {
+		p := index.Projection
+		if p == nil || p.ProjectionType != types.ProjectionTypeInclude {
+			t.Errorf("index %s projects %v, want INCLUDE of the attributes it needs", aws.ToString(index.IndexName), p)
+			continue
+		}
+		if slices.Contains(p.NonKeyAttributes, attrTaskToken) {
+			t.Errorf("index %s projects %s", aws.ToString(index.IndexName), attrTaskToken)
+		}
+	}
+}
+
+func TestCreateTableRefusesAnIndexOfAnotherProjection(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	name := fmt.Sprintf("all-projected-%d", tableCount.Add(1))
+	in := TableSchema(name)
+	for i := range in.GlobalSecondaryIndexes {
+		in.GlobalSecondaryIndexes[i].Projection = &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	}
+	if _, err := client.CreateTable(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	})
+	if err := CreateTable(ctx, client, name); err == nil || !strings.Contains(err.Error(), "projection") {
+		t.Errorf("CreateTable on a table whose indexes project everything = %v, want an error about the projection", err)
 	}
 }
 
@@ -194,11 +249,18 @@ func prune(v any) any {
 	return v
 }
 
-// normalize sorts lists whose order DynamoDB ignores.
+// normalize sorts lists whose order DynamoDB ignores: attribute
+// definitions, indexes, and the attributes each index projects.
 func normalize(key string, v any) any {
 	list, ok := v.([]any)
 	if !ok || (key != "AttributeDefinitions" && key != "GlobalSecondaryIndexes") {
 		return v
+	}
+	if key == "GlobalSecondaryIndexes" {
+		list = slices.Clone(list)
+		for i, index := range list {
+			list[i] = sortProjected(index)
+		}
 	}
 	sorted := slices.Clone(list)
 	name := func(e any) string {

@@ -50,7 +50,12 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 			w.Status, w.Decision, w.ClaimedAt, w.Attempts = workflow.StatusClaimed, &d, claimedAt, 1
 		}},
 		{"finish", func() (workflow.Approval, error) { return s.Finish(ctx, a.ID, workflow.StatusDecided, closedAt) }, func(w *workflow.Approval) {
-			w.Status, w.ClosedAt = workflow.StatusDecided, closedAt
+			w.Status, w.ClosedAt, w.TaskToken = workflow.StatusDecided, closedAt, ""
+		}},
+		{"message update failed", func() (workflow.Approval, error) {
+			return s.MessageFailed(ctx, a.ID, closedAt, workflow.MessageRetry{Base: time.Minute, Max: time.Hour, Attempts: 5})
+		}, func(w *workflow.Approval) {
+			w.MessageAttempts, w.MessageRetryAt = 1, closedAt.Add(time.Minute)
 		}},
 		{"mark synced", func() (workflow.Approval, error) { return workflow.Approval{}, s.MarkMessageSynced(ctx, a.ID) }, func(w *workflow.Approval) {
 			w.MessageSynced = true
@@ -93,6 +98,10 @@ func TestMissingApprovalIsNotFound(t *testing.T) {
 		{"Finish", func(id string) error { _, err := s.Finish(ctx, id, workflow.StatusDecided, t0); return err }},
 		{"SetMessage", func(id string) error { _, err := s.SetMessage(ctx, id, "C0123", "1.2"); return err }},
 		{"MarkMessageSynced", func(id string) error { return s.MarkMessageSynced(ctx, id) }},
+		{"Cancel", func(id string) error {
+			_, err := s.Cancel(ctx, id, workflow.Cancellation{Reason: "x"}, t0)
+			return err
+		}},
 	}
 	ids := map[string]string{
 		"unknown":     "ap_unknown",

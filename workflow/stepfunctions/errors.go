@@ -47,6 +47,17 @@ func (r *Resumer) settle(ctx context.Context, a workflow.Approval, op string, er
 	return wrap(attempt, err, token)
 }
 
+// closedTask reports whether a SendTask* call failed because the task
+// attempt is closed or its token unknown.
+func closedTask(err error) bool {
+	var (
+		timedOut     *types.TaskTimedOut
+		invalidToken *types.InvalidToken
+		doesNotExist *types.TaskDoesNotExist
+	)
+	return errors.As(err, &timedOut) || errors.As(err, &invalidToken) || errors.As(err, &doesNotExist)
+}
+
 // executionGone reports whether a history read failed because the
 // execution does not exist (or never could): nothing can resume it, and
 // no retry will tell more.

@@ -22,6 +22,7 @@ type API interface {
 	SendTaskSuccess(ctx context.Context, in *sfn.SendTaskSuccessInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error)
 	SendTaskFailure(ctx context.Context, in *sfn.SendTaskFailureInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskFailureOutput, error)
 	GetExecutionHistory(ctx context.Context, in *sfn.GetExecutionHistoryInput, optFns ...func(*sfn.Options)) (*sfn.GetExecutionHistoryOutput, error)
+	SendTaskHeartbeat(ctx context.Context, in *sfn.SendTaskHeartbeatInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskHeartbeatOutput, error)
 }
 
 var (
@@ -35,7 +36,8 @@ const DefaultCallTimeout = 10 * time.Second
 // Resumer implements workflow.Resumer on the Step Functions API. It is
 // safe for concurrent use. It needs states:SendTaskSuccess,
 // states:SendTaskFailure and states:GetExecutionHistory (plus kms:Decrypt
-// for executions encrypted with a customer-managed key).
+// for executions encrypted with a customer-managed key); Waiting needs
+// states:SendTaskHeartbeat.
 //
 // Succeed and Fail return nil when the result reached the execution, on
 // this call or an earlier one; an *workflow.Error with code EEXPIRED when
@@ -100,4 +102,23 @@ func (r *Resumer) callContext(ctx context.Context) (context.Context, context.Can
 		d = DefaultCallTimeout
 	}
 	return context.WithTimeout(ctx, d)
+}
+
+// Waiting asks Step Functions whether the task attempt of a's token still
+// waits, with SendTaskHeartbeat: AWS accepts a heartbeat on any waiting
+// callback task (HeartbeatSeconds or not) and records no history event for
+// it. TaskTimedOut, InvalidToken and TaskDoesNotExist mean the attempt is
+// closed (false, nil); any other error is transient and names the
+// approval, never the token.
+func (r *Resumer) Waiting(ctx context.Context, a workflow.Approval) (bool, error) {
+	callCtx, cancel := r.callContext(ctx)
+	_, err := r.client.SendTaskHeartbeat(callCtx, &sfn.SendTaskHeartbeatInput{TaskToken: aws.String(a.TaskToken.Reveal())})
+	cancel()
+	if err == nil {
+		return true, nil
+	}
+	if closedTask(err) {
+		return false, nil
+	}
+	return false, wrap("send task heartbeat for approval "+a.ID, err, a.TaskToken.Reveal())
 }

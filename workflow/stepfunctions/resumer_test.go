@@ -322,6 +322,10 @@ func (b blockingAPI) GetExecutionHistory(ctx context.Context, _ *sfn.GetExecutio
 	return nil, b.wait(ctx)
 }
 
+func (b blockingAPI) SendTaskHeartbeat(ctx context.Context, _ *sfn.SendTaskHeartbeatInput, _ ...func(*sfn.Options)) (*sfn.SendTaskHeartbeatOutput, error) {
+	return nil, b.wait(ctx)
+}
+
 func TestEveryCallHasItsOwnTimeout(t *testing.T) {
 	if got := stepfunctions.New(nil).CallTimeout; got != 10*time.Second {
 		t.Errorf("default CallTimeout = %v, want 10s", got)
@@ -336,6 +340,7 @@ func TestEveryCallHasItsOwnTimeout(t *testing.T) {
 	}{
 		{"succeed", func() error { return r.Succeed(context.Background(), a, []byte(`{}`)) }},
 		{"fail", func() error { return r.Fail(context.Background(), a, "Rejected", "no") }},
+		{"waiting", func() error { _, err := r.Waiting(context.Background(), a); return err }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -93,6 +93,18 @@ func (r *Resumer) Fail(_ context.Context, a workflow.Approval, errorName, cause 
 	return r.close(a, func(t *Task) { t.Error, t.Cause = errorName, cause })
 }
 
+// Waiting implements workflow.Resumer: true while the task waiting on a's
+// token is open, as a heartbeat would tell.
+func (r *Resumer) Waiting(_ context.Context, a workflow.Approval) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return false, r.err
+	}
+	t, ok := r.tasks[a.TaskToken.Reveal()]
+	return ok && t.Open, nil
+}
+
 func (r *Resumer) close(a workflow.Approval, set func(*Task)) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

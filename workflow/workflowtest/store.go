@@ -90,10 +90,32 @@ func (s *Store) update(id string, cond func(workflow.Approval) bool, f func(*wor
 	return clone(a), nil
 }
 
-// SetMessage implements workflow.Store.
+// SetMessage implements workflow.Store: the first message recorded stays.
 func (s *Store) SetMessage(_ context.Context, id, channel, ts string) (workflow.Approval, error) {
-	return s.update(id, func(workflow.Approval) bool { return true }, func(a *workflow.Approval) {
-		a.Channel, a.MessageTS = channel, ts
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.get(id)
+	switch {
+	case err != nil:
+		return workflow.Approval{}, err
+	case a.Channel == channel && a.MessageTS == ts:
+		return clone(a), nil
+	case a.MessageTS != "":
+		e := workflow.Errorf(workflow.ECONFLICT, "approval %s has another message recorded", id)
+		c := clone(a)
+		e.Approval = &c
+		return workflow.Approval{}, e
+	}
+	a.Channel, a.MessageTS, a.MessageSynced = channel, ts, false
+	s.approvals[id] = a
+	return clone(a), nil
+}
+
+// Cancel implements workflow.Store.
+func (s *Store) Cancel(_ context.Context, id string, c workflow.Cancellation, now time.Time) (workflow.Approval, error) {
+	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusPending }, func(a *workflow.Approval) {
+		a.Cancellation = &c
+		a.Close(workflow.StatusCancelled, now)
 	})
 }
 
@@ -118,7 +140,7 @@ func (s *Store) Reclaim(_ context.Context, id string, claimedAt, now time.Time) 
 // Finish implements workflow.Store.
 func (s *Store) Finish(_ context.Context, id string, status workflow.Status, now time.Time) (workflow.Approval, error) {
 	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusClaimed }, func(a *workflow.Approval) {
-		a.Status, a.ClosedAt = status, now
+		a.Close(status, now)
 	})
 }
 
@@ -128,8 +150,9 @@ func (s *Store) MarkMessageSynced(_ context.Context, id string) error {
 	return err
 }
 
-// List implements workflow.Store.
-func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow.Approval, error) {
+// List implements workflow.Store: like the DynamoDB store, it returns
+// each approval as Approval.Listed.
+func (s *Store) List(_ context.Context, q workflow.Queue, until time.Time, limit int) ([]workflow.Approval, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -137,17 +160,50 @@ func (s *Store) List(_ context.Context, q workflow.Queue, limit int) ([]workflow
 	}
 	var out []workflow.Approval
 	for _, a := range s.approvals {
-		if a.Queue() == q {
+		if a.Queue() == q && (until.IsZero() || !a.QueuedAt().After(until)) {
 			out = append(out, clone(a))
 		}
 	}
 	slices.SortFunc(out, func(a, b workflow.Approval) int {
-		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(a.QueuedAt().Compare(b.QueuedAt()), cmp.Compare(a.ID, b.ID))
 	})
+	for i := range out {
+		out[i] = out[i].Listed()
+	}
 	if len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
+}
+
+// MessageFailed implements workflow.Store.
+func (s *Store) MessageFailed(_ context.Context, id string, now time.Time, p workflow.MessageRetry) (workflow.Approval, error) {
+	return s.update(id, func(a workflow.Approval) bool { return a.Queue() == workflow.QueueMessage }, func(a *workflow.Approval) {
+		a.MessageFailed(now, p)
+	})
+}
+
+// ListOpen implements workflow.Store.
+func (s *Store) ListOpen(_ context.Context, executionARN string, limit int) ([]workflow.Approval, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []workflow.Approval
+	for _, a := range s.approvals {
+		if !a.Status.Final() && a.ExecutionARN == executionARN {
+			out = append(out, clone(a).Listed())
+		}
+	}
+	sortOldestFirst(out)
+	return out[:min(len(out), limit)], nil
+}
+
+func sortOldestFirst(list []workflow.Approval) {
+	slices.SortFunc(list, func(a, b workflow.Approval) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
 }
 
 // clone copies the slices and the decision so callers cannot mutate the
@@ -160,6 +216,10 @@ func clone(a workflow.Approval) workflow.Approval {
 	if a.Decision != nil {
 		d := *a.Decision
 		a.Decision = &d
+	}
+	if a.Cancellation != nil {
+		c := *a.Cancellation
+		a.Cancellation = &c
 	}
 	return a
 }
