@@ -23,6 +23,9 @@ const (
 	Milliseconds Unit = "Milliseconds"
 )
 
+// Namespace is the CloudWatch namespace of the product's metrics.
+const Namespace = "SlackApprovals"
+
 // Dimension is a CloudWatch dimension: a name and its value.
 type Dimension struct {
 	Name, Value string
