@@ -54,6 +54,16 @@ type Config struct {
 	PingInterval time.Duration
 	// Command is the slash command's name, for the help text.
 	Command string
+
+	// ReadyWindow is how long the Socket Mode connection may be down, or
+	// DynamoDB unanswered, before Ready reports the replica not ready.
+	ReadyWindow time.Duration
+	// ProbeInterval is how often the store is probed for Ready (one
+	// GetItem of a key no approval has).
+	ProbeInterval time.Duration
+	// Metrics receives what the bot does; nil records nothing. One Metrics
+	// serves one Bot.
+	Metrics *Metrics
 }
 
 // DefaultConfig returns the production settings.
@@ -72,6 +82,8 @@ func DefaultConfig() Config {
 		RetryMax:        time.Minute,
 		UpdateAttempts:  8,
 		Command:         "/approvals",
+		ReadyWindow:     60 * time.Second,
+		ProbeInterval:   10 * time.Second,
 	}
 }
 
@@ -97,6 +109,8 @@ func (c Config) withDefaults() Config {
 	set(&c.SweepInterval, d.SweepInterval)
 	set(&c.RetryBase, d.RetryBase)
 	set(&c.RetryMax, d.RetryMax)
+	set(&c.ReadyWindow, d.ReadyWindow)
+	set(&c.ProbeInterval, d.ProbeInterval)
 	if c.SweepGrace < 0 {
 		c.SweepGrace = 0
 	}
@@ -124,6 +138,11 @@ type Bot struct {
 	site      workspace
 	sm        *socketmode.Client
 	started   atomic.Bool
+	health    health
+	metrics   *Metrics
+	// arrived is when the envelope being routed reached the event loop;
+	// only the event loop uses it.
+	arrived time.Time
 }
 
 // New returns a Bot. api must carry the app-level token
@@ -133,9 +152,11 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 		logger = zap.NewNop()
 	}
 	cfg = cfg.withDefaults()
-	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger, site: workspace{api: api}}
+	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger, site: workspace{api: api}, metrics: cfg.Metrics}
+	b.health = health{window: cfg.ReadyWindow, now: time.Now}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
+	b.metrics.attach(b)
 	return b
 }
 
@@ -171,6 +192,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		defer close(siteDone)
 		b.site.load(sweepCtx, b.cfg.CallTimeout, b.cfg.RetryBase, b.cfg.RetryMax, b.log)
 	}()
+	b.health.start()
+	watchDone := make(chan struct{})
+	go func() { defer close(watchDone); b.watch(sweepCtx) }()
 
 	socketCtx, stopSocket := context.WithCancel(ctx)
 	defer stopSocket()
@@ -179,6 +203,7 @@ func (b *Bot) Run(ctx context.Context) error {
 
 	b.log.Info("slack bot starting", zap.Int("workers", b.cfg.Workers))
 	stopped, err := b.loop(ctx, socketDone)
+	b.health.stop()
 	stopSocket()
 	var missed []job
 	if !stopped {
@@ -193,6 +218,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	stopSweep()
 	<-sweepDone
 	<-siteDone
+	<-watchDone
 	b.pool.close()
 	<-poolDone
 	b.answerLeftovers(reserve, missed)
@@ -216,7 +242,7 @@ func (b *Bot) loop(ctx context.Context, socketDone <-chan error) (stopped bool, 
 			if err == nil {
 				err = errors.New("socket mode client stopped")
 			}
-			b.log.Error("slack refused the connection; stopping", zap.Error(safeErr(err)))
+			b.log.Error("slack refused the connection; stopping", zap.Error(safeErr(err)), zap.String("alert", alertSlackAuth))
 			return true, fmt.Errorf("socket mode: %w", safeErr(err))
 		case ev := <-b.sm.Events:
 			b.route(ev)
@@ -256,14 +282,17 @@ func (b *Bot) drain(socketDone <-chan error) []job {
 	}
 }
 
-// ack acknowledges an envelope without ever blocking for long.
+// ack acknowledges an envelope without ever blocking for long. Only the
+// event loop calls it.
 func (b *Bot) ack(envelopeID string, payload any) {
 	if envelopeID == "" {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.AckTimeout)
 	defer cancel()
-	if err := b.sm.AckCtx(ctx, envelopeID, payload); err != nil {
+	err := b.sm.AckCtx(ctx, envelopeID, payload)
+	b.metrics.acked(b.arrived, err)
+	if err != nil {
 		b.log.Warn("ack not sent", zap.String("envelope_id", envelopeID), zap.Error(safeErr(err)))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -496,6 +497,9 @@ func TestInvalidAuthIsFatal(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run kept going with a refused token")
+	}
+	if n := h.logs.FilterField(zap.String("alert", alertSlackAuth)).Len(); n == 0 {
+		t.Errorf("no log line carries alert=%s for the alarm", alertSlackAuth)
 	}
 }
 

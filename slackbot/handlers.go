@@ -79,6 +79,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
 	a, err := b.approvals.DecideOn(dctx, id, d, on)
 	cancel()
+	b.metrics.decided(err, a)
 	if a.Channel == "" && to.channel == "" {
 		a, _ = b.lookup(ctx, id) // a modal submission has no channel of its own
 	}

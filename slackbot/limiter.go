@@ -90,6 +90,17 @@ func (l *limiter) Pause(d time.Duration) {
 	l.tokens, l.last = 0, l.paused
 }
 
+// currentRate is the calls per second the limiter allows now: its steady
+// rate, or 0 while a Pause lasts.
+func (l *limiter) currentRate() float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.now().Before(l.paused) {
+		return 0
+	}
+	return l.rate
+}
+
 // idle reports whether the limiter is full and not paused, so forgetting it
 // changes nothing.
 func (l *limiter) idle() bool {

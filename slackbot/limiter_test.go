@@ -76,3 +76,20 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+func TestLimiterCurrentRate(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
+	l := newLimiter(Rate{Events: 50, Per: time.Minute, Burst: 20})
+	l.now = clock.now
+	if got, want := l.currentRate(), 50.0/60; got != want {
+		t.Errorf("rate = %v, want %v", got, want)
+	}
+	l.Pause(2 * time.Second)
+	if got := l.currentRate(); got != 0 {
+		t.Errorf("rate while paused = %v, want 0", got)
+	}
+	clock.advance(2 * time.Second)
+	if got, want := l.currentRate(), 50.0/60; got != want {
+		t.Errorf("rate after the pause = %v, want %v", got, want)
+	}
+}

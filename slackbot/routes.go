@@ -37,7 +37,9 @@ const (
 // modal submissions are answered in the ack, after cheap local checks.
 // It never blocks for longer than one ack.
 func (b *Bot) route(ev socketmode.Event) {
+	b.arrived = time.Now()
 	req := ev.Request
+	b.count(ev)
 	switch ev.Type {
 	case socketmode.EventTypeInteractive:
 		cb, ok := ev.Data.(slack.InteractionCallback)
@@ -71,19 +73,26 @@ func (b *Bot) route(ev socketmode.Event) {
 		}
 		b.log.Warn("unreadable envelope ignored", zap.String("envelope_id", id))
 	case socketmode.EventTypeConnecting:
+		b.health.lost()
 		b.log.Debug("connecting to slack")
 	case socketmode.EventTypeConnected:
+		if e, ok := ev.Data.(*socketmode.ConnectedEvent); ok && e.ConnectionCount > 0 {
+			b.metrics.reconnected()
+		}
 		b.log.Info("connected to slack")
 	case socketmode.EventTypeHello:
+		b.health.hello()
 		b.log.Debug("slack said hello")
 	case socketmode.EventTypeDisconnect:
 		b.log.Info("slack asked to reconnect")
 	case socketmode.EventTypeConnectionError:
+		b.health.lost()
 		if e, ok := ev.Data.(*slack.ConnectionErrorEvent); ok {
 			b.log.Warn("connecting to slack failed; retrying", zap.Int("attempt", e.Attempt),
 				zap.Duration("backoff", e.Backoff), zap.Error(safeErr(e.ErrorObj)))
 		}
 	case socketmode.EventTypeIncomingError:
+		b.health.lost()
 		if e, ok := ev.Data.(*slack.IncomingEventError); ok {
 			b.log.Warn("slack connection read failed", zap.Error(safeErr(e.ErrorObj)))
 		}
@@ -92,10 +101,39 @@ func (b *Bot) route(ev socketmode.Event) {
 			b.log.Warn("ack lost: write to slack failed", zap.Error(safeErr(e.Cause)))
 		}
 	case socketmode.EventTypeInvalidAuth:
-		b.log.Error("slack refused the app token")
+		b.health.lost()
+		b.log.Error("slack refused the app token", zap.String("alert", alertSlackAuth))
 	default:
 		b.ignore(req, "event "+string(ev.Type))
 	}
+}
+
+// count records an envelope by type, or a connection event.
+func (b *Bot) count(ev socketmode.Event) {
+	switch ev.Type {
+	case socketmode.EventTypeConnecting, socketmode.EventTypeConnected, socketmode.EventTypeHello,
+		socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError, socketmode.EventTypeInvalidAuth:
+		b.metrics.socketEvent(string(ev.Type))
+		return
+	case socketmode.EventTypeErrorWriteFailed:
+		b.metrics.socketEvent("write_error")
+		return
+	case socketmode.EventTypeErrorBadMessage:
+		b.metrics.envelope("unreadable")
+		return
+	case socketmode.EventTypeSlashCommand, socketmode.EventTypeEventsAPI:
+		b.metrics.envelope(string(ev.Type))
+		return
+	}
+	if ev.Request == nil || ev.Request.EnvelopeID == "" {
+		return
+	}
+	kind := "other"
+	if cb, ok := ev.Data.(slack.InteractionCallback); ok && ev.Type == socketmode.EventTypeInteractive &&
+		(cb.Type == slack.InteractionTypeBlockActions || cb.Type == slack.InteractionTypeViewSubmission) {
+		kind = string(cb.Type)
+	}
+	b.metrics.envelope(kind)
 }
 
 // routeAction maps a button to its handler.

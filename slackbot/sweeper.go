@@ -38,16 +38,23 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 	sweepCtx, cancel := context.WithTimeout(ctx, b.cfg.SweepInterval)
 	defer cancel()
 	rep, err := b.approvals.Recover(sweepCtx)
-	if err != nil && ctx.Err() == nil {
+	failed := err != nil && ctx.Err() == nil
+	if failed {
 		b.log.Warn("recovery sweep failed", zap.Error(safeErr(err)))
 	}
 	if rep.Resumed+rep.Expired+rep.Failed > 0 {
 		b.log.Info("recovery sweep", zap.Int("resumed", rep.Resumed), zap.Int("expired", rep.Expired), zap.Int("failed", rep.Failed))
 	}
+	if rep.Expired > 0 {
+		b.log.Warn("approvals expired unanswered", zap.Int("expired", rep.Expired), zap.String("alert", alertExpired))
+	}
+	queued := 0
+	defer func() { b.metrics.sweep(rep, failed, queued, time.Now()) }()
 	listCtx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
 	defer cancel()
 	stale, err := b.approvals.Unsynced(listCtx, sweepBatch)
 	if err != nil {
+		failed = failed || ctx.Err() == nil
 		b.log.Warn("listing stale messages failed", zap.Error(safeErr(err)))
 		return
 	}
@@ -56,6 +63,8 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 		if b.cfg.SweepGrace > 0 && now.Sub(a.ClosedAt) < b.cfg.SweepGrace && (a.Decision == nil || a.Decision.DecidedBy != "") {
 			continue
 		}
-		b.updates.enqueueListed(a)
+		if b.updates.enqueueListed(a) {
+			queued++
+		}
 	}
 }

@@ -113,12 +113,19 @@ func TestSweeperGivesUpOnAMessageWithOneWarning(t *testing.T) {
 		t.Errorf("chat.update calls = %d, want 3 for the failing message and 1 for the later one", got)
 	}
 	var warnings []string
+	alerts := 0
 	for _, e := range h.logs.All() {
 		if e.Level >= zapcore.WarnLevel && e.ContextMap()["approval_id"] == a.ID {
 			warnings = append(warnings, e.Message)
+			if e.ContextMap()["alert"] == alertMessageGaveUp {
+				alerts++
+			}
 		}
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "giving up") {
 		t.Errorf("warnings about %s = %q, want exactly the one that gives up", a.ID, warnings)
+	}
+	if alerts != 1 {
+		t.Errorf("the give-up warning carries alert=%s %d times, want once (the alarm counts it)", alertMessageGaveUp, alerts)
 	}
 }

@@ -117,19 +117,21 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 }
 
 // enqueueListed asks for the message of an approval the sweeper listed
-// (workflow.Approval.Listed) to show its outcome. The job reads the whole
-// approval before rendering; a job already queued keeps its approval.
-func (u *updater) enqueueListed(a workflow.Approval) {
+// (workflow.Approval.Listed) to show its outcome, and reports whether it
+// queued a job. The job reads the whole approval before rendering; a job
+// already queued keeps its approval.
+func (u *updater) enqueueListed(a workflow.Approval) bool {
 	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced {
-		return
+		return false
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if _, ok := u.jobs[a.ID]; ok || u.stopping {
-		return
+		return false
 	}
 	u.jobs[a.ID] = &updateJob{a: a, listed: true, tries: 1}
 	u.push(a.ID, false)
+	return true
 }
 
 // push queues the job for its next step: the update, or the reply once the
@@ -244,7 +246,7 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	}
 	u.mu.Unlock()
 	if err != nil {
-		log.Error("request message cannot be updated; giving up on it", zap.Error(apiError("chat.update", err)))
+		log.Error("request message cannot be updated; giving up on it", zap.Error(apiError("chat.update", err)), zap.String("alert", alertMessageGaveUp))
 	}
 	syncCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	err = u.approvals.MessageSynced(syncCtx, a.ID)
@@ -368,7 +370,8 @@ func (u *updater) failed(ctx context.Context, id string, log *zap.Logger, cause 
 	case err != nil: // synced or given up meanwhile
 	case a.MessageGaveUp:
 		log.Warn("giving up on updating the request message; it still shows its buttons",
-			zap.Int("attempts", a.MessageAttempts), zap.String("channel", a.Channel), zap.String("message_ts", a.MessageTS), zap.Error(cause))
+			zap.Int("attempts", a.MessageAttempts), zap.String("channel", a.Channel), zap.String("message_ts", a.MessageTS), zap.Error(cause),
+			zap.String("alert", alertMessageGaveUp))
 	default:
 		log.Info("request message not updated; the sweeper tries again later",
 			zap.Int("attempts", a.MessageAttempts), zap.Time("retry_at", a.MessageRetryAt), zap.Error(cause))

@@ -34,7 +34,7 @@ func (w *workspace) load(ctx context.Context, timeout, base, max time.Duration, 
 		case err == nil, ctx.Err() != nil:
 			return
 		case permanent(err):
-			log.Error("workspace URL unknown: slack refused the bot token; /approvals pending lists no links", zap.Error(err))
+			log.Error("workspace URL unknown: slack refused the bot token; /approvals pending lists no links", zap.Error(err), zap.String("alert", alertSlackAuth))
 			return
 		}
 		log.Warn("workspace URL not known yet; retrying", zap.Int("attempt", attempt), zap.Duration("backoff", delay), zap.Error(err))

@@ -11,6 +11,10 @@ type RecoverReport struct {
 	Resumed int // stale claims completed
 	Expired int // pending approvals past their deadline closed
 	Failed  int // attempts that failed and stay queued
+	// Open holds the request time (CreatedAt) of every open (pending or
+	// claimed) approval the queues listed that this run did not close. It
+	// is nil when the run ended before it had read both queues.
+	Open []time.Time
 }
 
 // Recover completes claims whose lease ran out (a process died between claim
@@ -31,6 +35,7 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("list claimed approvals: %w", err)
 	}
+	closed := map[string]bool{}
 	for _, a := range claimed {
 		if now.Sub(a.ClaimedAt) < s.ClaimLease {
 			continue
@@ -38,9 +43,11 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 		if ctx.Err() != nil {
 			return rep, fmt.Errorf("recovery stopped before completing every stale claim: %w", ctx.Err())
 		}
+		resumed := rep.Resumed
 		s.recoverOne(ctx, &rep, &rep.Resumed, func(ctx context.Context) (Approval, error) {
 			return s.store.Reclaim(ctx, a.ID, a.ClaimedAt, now)
 		})
+		closed[a.ID] = rep.Resumed > resumed
 	}
 	pending, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
 	if err != nil {
@@ -51,13 +58,30 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 			continue
 		}
 		if ctx.Err() != nil {
+			rep.Open = openSince(closed, claimed, pending)
 			return rep, fmt.Errorf("recovery stopped before expiring every overdue approval: %w", ctx.Err())
 		}
+		expired := rep.Expired
 		s.recoverOne(ctx, &rep, &rep.Expired, func(ctx context.Context) (Approval, error) {
 			return s.store.Claim(ctx, a.ID, Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
 		})
+		closed[a.ID] = rep.Expired > expired
 	}
+	rep.Open = openSince(closed, claimed, pending)
 	return rep, nil
+}
+
+// openSince is the request time of every listed approval not in closed.
+func openSince(closed map[string]bool, queues ...[]Approval) []time.Time {
+	open := []time.Time{}
+	for _, q := range queues {
+		for _, a := range q {
+			if !closed[a.ID] {
+				open = append(open, a.CreatedAt)
+			}
+		}
+	}
+	return open
 }
 
 // recoverOne claims an approval with claim and resumes it, under the

@@ -129,3 +129,36 @@ func TestFailedMessageUpdatesBackOffPerRecordAndGiveUp(t *testing.T) {
 		t.Errorf("a failure after giving up = %v, want ECONFLICT", err)
 	}
 }
+
+// Recover reports the request time of every approval still open after it,
+// from the queues it reads anyway: the sweeper's gauge of open approvals.
+func TestRecoverReportsTheOpenApprovals(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	overdue := f.request(t, func(r *workflow.Request) { r.TimeoutSeconds = 60 })
+	f.advance(time.Hour)
+	waiting := f.request(t, nil)
+	f.advance(time.Minute)
+	claimed := f.request(t, nil)
+	if _, err := f.store.Claim(context.Background(), claimed.ID,
+		workflow.Decision{Action: workflow.ActionApprove, DecidedBy: "U0123ABCD", DraftIndex: workflow.NoDraft}, f.clock()); err != nil {
+		t.Fatal(err)
+	}
+
+	rep, err := f.svc.Recover(context.Background())
+	if err != nil || rep.Expired != 1 {
+		t.Fatalf("Recover = %+v, %v; want the overdue approval expired", rep, err)
+	}
+	got := map[time.Time]bool{}
+	for _, at := range rep.Open {
+		got[at] = true
+	}
+	if len(rep.Open) != 2 || !got[waiting.CreatedAt] || !got[claimed.CreatedAt] || got[overdue.CreatedAt] {
+		t.Errorf("Open = %v, want the waiting and the claimed approval's request times (%v, %v)", rep.Open, waiting.CreatedAt, claimed.CreatedAt)
+	}
+
+	f.store.SetErr(errors.New("dynamodb: unreachable"))
+	if rep, err := f.svc.Recover(context.Background()); err == nil || rep.Open != nil {
+		t.Errorf("Recover on a failing store = %+v, %v; want an error and no open list", rep, err)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -25,9 +26,27 @@ type config struct {
 	SweepInterval    time.Duration
 	GroupStaleGrace  time.Duration
 	LogLevel         zapcore.Level
+	// HTTPAddr is where /healthz, /readyz and /metrics are served.
+	HTTPAddr string
 }
 
-const defaultAPIURL = "https://slack.com/api/"
+const (
+	defaultAPIURL   = "https://slack.com/api/"
+	defaultHTTPAddr = ":8080"
+)
+
+// httpAddr reads APPROVALS_HTTP_ADDR: host:port or :port.
+func httpAddr(getenv func(string) string) (string, error) {
+	v := getenv("APPROVALS_HTTP_ADDR")
+	if v == "" {
+		return defaultHTTPAddr, nil
+	}
+	_, port, err := net.SplitHostPort(v)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("APPROVALS_HTTP_ADDR must be host:port or :port, such as %s or 127.0.0.1:9090, not %q", defaultHTTPAddr, v)
+	}
+	return v, nil
+}
 
 // loadConfig reads the configuration. With tableOnly (for -create-table)
 // the Slack tokens are not required.
@@ -46,6 +65,10 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	}
 	if c.Table == "" {
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
+	}
+	var err error
+	if c.HTTPAddr, err = httpAddr(getenv); err != nil {
+		return c, err
 	}
 	if v := getenv("LOG_LEVEL"); v != "" {
 		level, err := logging.ParseLevel(v)
@@ -73,7 +96,6 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	if !strings.HasSuffix(c.APIURL, "/") {
 		return c, fmt.Errorf("SLACK_API_URL must end with a slash, like %s", defaultAPIURL)
 	}
-	var err error
 	if c.Workers, err = intVar(getenv, "APPROVALS_WORKERS", c.Workers, 1, 256); err != nil {
 		return c, err
 	}

@@ -25,7 +25,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 50 ||
-		c.GroupStaleGrace != 2*time.Minute {
+		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" {
 		t.Errorf("defaults = %+v", c)
 	}
 }
@@ -64,6 +64,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "negative group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "-1m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
 		{name: "long group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "15m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration from 0s to 5m0s"},
 		{name: "log level", set: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
+		{name: "http addr without colon", set: map[string]string{"APPROVALS_HTTP_ADDR": "8080"}, want: "APPROVALS_HTTP_ADDR must be host:port or :port"},
+		{name: "http port too big", set: map[string]string{"APPROVALS_HTTP_ADDR": ":80800"}, want: "APPROVALS_HTTP_ADDR must be"},
+		{name: "http port by name", set: map[string]string{"APPROVALS_HTTP_ADDR": "localhost:http"}, want: "APPROVALS_HTTP_ADDR must be"},
 		{name: "log level zap knows but we do not document", set: map[string]string{"LOG_LEVEL": "fatal"}, want: "LOG_LEVEL"},
 		{name: "log level with -create-table", unset: "SLACK_BOT_TOKEN", set: map[string]string{"LOG_LEVEL": "loud"}, tableOnly: true, want: "LOG_LEVEL"},
 	}
@@ -90,5 +93,16 @@ func TestCreateTableNeedsNoSlackTokens(t *testing.T) {
 	t.Parallel()
 	if _, err := loadConfig(env(map[string]string{"APPROVALS_TABLE": "approvals"}), true); err != nil {
 		t.Fatalf("tableOnly: %v", err)
+	}
+}
+
+func TestLoadConfigHTTPAddr(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{":9090", "127.0.0.1:8080", "[::1]:0", "0.0.0.0:8080"} {
+		kv := fullEnv()
+		kv["APPROVALS_HTTP_ADDR"] = v
+		if c, err := loadConfig(env(kv), false); err != nil || c.HTTPAddr != v {
+			t.Errorf("APPROVALS_HTTP_ADDR=%s: %q, %v", v, c.HTTPAddr, err)
+		}
 	}
 }

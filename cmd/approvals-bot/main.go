@@ -1,7 +1,10 @@
 // Command approvals-bot is the long-running Socket Mode bot: it receives
 // Slack clicks and modal submissions, decides approvals exactly once and
-// resumes the waiting Step Functions executions. With -create-table it
-// creates the DynamoDB table and exits.
+// resumes the waiting Step Functions executions. It serves /healthz,
+// /readyz and /metrics (Prometheus) on APPROVALS_HTTP_ADDR. With
+// -create-table it creates the DynamoDB table and exits; with -healthcheck
+// it asks the bot running in the same container whether it is ready and
+// exits 0 (ready) or 1, for a container health check without a shell.
 package main
 
 import (
@@ -18,6 +21,8 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
@@ -32,18 +37,30 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "approvals-bot:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("approvals-bot", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	createTable := flags.Bool("create-table", false, "create the DynamoDB table (index, TTL) if missing, then exit")
+	probe := flags.Bool("healthcheck", false, "ask the bot on APPROVALS_HTTP_ADDR's port whether it is ready; exit 0 if so, else 1")
 	if err := flags.Parse(args); err != nil {
 		return err
+	}
+	if *probe {
+		addr, err := httpAddr(getenv)
+		if err == nil {
+			err = healthcheck(ctx, addr)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "ready")
+		return nil
 	}
 	cfg, err := loadConfig(getenv, *createTable)
 	if err != nil {
@@ -65,10 +82,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return nil
 	}
 
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics, err := slackbot.NewMetrics(registry)
+	if err != nil {
+		return fmt.Errorf("register metrics: %w", err)
+	}
+	httpClient := slackbot.NewHTTPClient(10 * time.Second)
+	httpClient.Transport = metrics.SlackTransport(httpClient.Transport)
 	api := slack.New(cfg.BotToken,
 		slack.OptionAppLevelToken(cfg.AppToken),
 		slack.OptionAPIURL(cfg.APIURL),
-		slack.OptionHTTPClient(slackbot.NewHTTPClient(10*time.Second)),
+		slack.OptionHTTPClient(httpClient),
 	)
 	svc := workflow.NewService(
 		dynamo.New(ddb, cfg.Table),
@@ -80,10 +105,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	botCfg.Workers = cfg.Workers
 	botCfg.SweepInterval = cfg.SweepInterval
 	botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+	botCfg.Metrics = metrics
+	bot := slackbot.New(botCfg, svc, api, logger)
+	ops, err := startOps(cfg.HTTPAddr, opsRoutes(bot.Ready, registry), logger)
+	if err != nil {
+		return err
+	}
 	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
-	err = slackbot.New(botCfg, svc, api, logger).Run(ctx)
+	err = bot.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		err = nil
+	}
+	if serr := ops.stop(time.Second); serr != nil {
+		logger.Warn("http server did not stop cleanly", zap.Error(serr))
 	}
 	logger.Info("stopped")
 	return err

@@ -102,7 +102,7 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 func TestRunReturnsConfigErrors(t *testing.T) {
 	t.Parallel()
 	var stderr bytes.Buffer
-	err := run(context.Background(), env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-secret"}), &stderr)
+	err := run(context.Background(), env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-secret"}), &stderr, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "APPROVALS_TABLE") {
 		t.Errorf("run = %v, want an error naming APPROVALS_TABLE", err)
 	}

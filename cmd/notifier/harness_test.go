@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +110,7 @@ func (s *stack) env(tb testing.TB) map[string]string {
 		"SLACK_BOT_TOKEN":           s.slack.BotToken(),
 		"SLACK_API_URL":             s.slack.APIURL(),
 		"HOME":                      tb.TempDir(),
+		"AWS_LAMBDA_FUNCTION_NAME":  "approvals-notifier",
 	}
 }
 
@@ -127,18 +129,19 @@ func (s *stack) start(tb testing.TB) {
 // process is a running notifier binary.
 type process struct {
 	cmd    *exec.Cmd
-	out    *syncbuf.Buffer
+	out    *syncbuf.Buffer // stdout and stderr
+	stdout *syncbuf.Buffer
 	exited chan struct{}
 	err    error // set before exited is closed
 }
 
 func startProcess(tb testing.TB, env map[string]string) *process {
 	tb.Helper()
-	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, exited: make(chan struct{})}
+	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	p.cmd.Stdout, p.cmd.Stderr = io.MultiWriter(p.out, p.stdout), p.out
 	if err := p.cmd.Start(); err != nil {
 		tb.Fatalf("start the notifier: %v", err)
 	}

@@ -7,6 +7,9 @@
 //
 //	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build -tags lambda.norpc -trimpath -o bootstrap ./cmd/notifier
 //
+// It logs to stderr and writes one CloudWatch Embedded Metric Format line
+// per invocation to stdout (namespace SlackApprovals, dimension Function).
+//
 // Environment: SLACK_BOT_TOKEN and APPROVALS_TABLE (required), SLACK_API_URL,
 // APPROVALS_RETENTION, LOG_LEVEL, and the AWS SDK's own variables
 // (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SFN, …). It calls
@@ -15,6 +18,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -32,6 +36,7 @@ import (
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/internal/emf"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot"
@@ -53,7 +58,7 @@ const outboundTimeout = 10 * time.Second
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Getenv, os.Stderr)
+	err := run(ctx, os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "notifier: %v\n", err)
@@ -61,10 +66,11 @@ func main() {
 	}
 }
 
-// run configures the notifier and serves invocations. It returns only when
-// the configuration is wrong; once serving, aws-lambda-go exits the process
-// itself if the Runtime API fails.
-func run(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
+// run configures the notifier and serves invocations. Log lines go to
+// stderr, one CloudWatch EMF line per invocation to stdout. It returns only
+// when the configuration is wrong; once serving, aws-lambda-go exits the
+// process itself if the Runtime API fails.
+func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
@@ -73,6 +79,7 @@ func run(ctx context.Context, getenv func(string) string, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	handler.Metrics = emf.New(stdout, emf.Namespace, emf.Dimension{Name: "Function", Value: cmp.Or(getenv("AWS_LAMBDA_FUNCTION_NAME"), "notifier")})
 	lambda.StartWithOptions(handler, lambda.WithContext(ctx))
 	return nil
 }

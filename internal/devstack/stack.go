@@ -242,6 +242,7 @@ func (s *Stack) Env() []string {
 		"AWS_REGION=us-east-1",
 		"AWS_ACCESS_KEY_ID=local",
 		"AWS_SECRET_ACCESS_KEY=local",
+		"APPROVALS_HTTP_ADDR=127.0.0.1:0", // any free port: several bots share the machine
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/internal/emf"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -46,6 +47,10 @@ type Handler struct {
 	service *workflow.Service
 	poster  Poster
 	logger  *zap.Logger
+
+	// Metrics, when set, gets one CloudWatch EMF line per invocation (see
+	// measure). Set it before the first invocation.
+	Metrics *emf.Logger
 }
 
 // New returns a Handler that stores approvals through service and posts
@@ -81,6 +86,7 @@ func (h *Handler) Handle(ctx context.Context, payload json.RawMessage) (Response
 	}
 	resp, err := h.handle(ctx, payload, &line)
 	h.log(line, err)
+	h.measure(line, err, time.Since(start))
 	return resp, err
 }
 
