@@ -105,6 +105,7 @@ func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 	e.stack = stack
 	t.Cleanup(e.assertNoSecrets)
 	t.Cleanup(stack.Close)
+	t.Cleanup(e.logsOnFailure)
 	return e
 }
 
@@ -264,6 +265,14 @@ func decode(t *testing.T, s string) map[string]any {
 		t.Fatalf("output %q is not JSON: %v", s, err)
 	}
 	return m
+}
+
+// logsOnFailure shows the components' logs of a failed test, so a failure
+// seen once under load can be diagnosed.
+func (e *env) logsOnFailure() {
+	if e.t.Failed() {
+		e.t.Logf("logs:\n%s", e.logs.String())
+	}
 }
 
 // assertNoSecrets checks that no task token and no Slack token reached a
