@@ -61,11 +61,14 @@ type env struct {
 	seq    atomic.Int64
 }
 
+// quickBotConfig sweeps and retries often, so tests wait little. Its
+// timeouts only stop a hung call or socket: a busy machine (CI runs test
+// binaries side by side) makes calls that take milliseconds take seconds.
 func quickBotConfig() slackbot.Config {
 	return slackbot.Config{
 		Workers:         8,
-		ShutdownTimeout: 5 * time.Second,
-		CallTimeout:     5 * time.Second,
+		ShutdownTimeout: 30 * time.Second,
+		CallTimeout:     30 * time.Second,
 		SweepInterval:   200 * time.Millisecond,
 		SweepGrace:      -1,
 		UpdateRate:      slackbot.Rate{Events: 1000, Per: time.Second, Burst: 100},
@@ -73,7 +76,6 @@ func quickBotConfig() slackbot.Config {
 		RetryBase:       20 * time.Millisecond,
 		RetryMax:        100 * time.Millisecond,
 		UpdateAttempts:  3,
-		PingInterval:    5 * time.Second,
 	}
 }
 
@@ -85,10 +87,14 @@ func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 		Replicas:         replicas,
 		Logs:             e.logs,
 		Slack: fakeslack.Options{
-			BotToken:     botToken,
-			AppToken:     appToken,
-			PingInterval: time.Second,
-			Groups:       map[string][]string{editors: {carol}},
+			BotToken: botToken,
+			AppToken: appToken,
+			Groups:   map[string][]string{editors: {carol}},
+			// Slack's 3 s for an ack or a modal is the bot's contract,
+			// tested in slackbot; here a late ack or modal on a busy
+			// machine would only fail a test about something else.
+			AckTimeout: time.Minute,
+			TriggerTTL: time.Minute,
 		},
 		Bot: quickBotConfig(),
 		Now: func() time.Time { return time.Now().Add(time.Duration(e.offset.Load())) },
@@ -96,9 +102,7 @@ func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 	for _, f := range edit {
 		f(&opts)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	stack, err := devstack.Start(ctx, opts)
+	stack, err := devstack.Start(testContext(t), opts)
 	if err != nil {
 		t.Fatalf("start stack: %v", err)
 	}
@@ -109,10 +113,21 @@ func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 	return e
 }
 
-// ctx is a context bounded well under the test timeout.
-func (e *env) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	e.t.Cleanup(cancel)
+// ctx bounds a step of the test.
+func (e *env) ctx() context.Context { return testContext(e.t) }
+
+// testContext ends shortly before the test binary's deadline (go test
+// -timeout), so a wait that never ends fails with its own message. No
+// step guesses how long it may take: on a busy machine one that takes
+// milliseconds when idle can take seconds.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	deadline, ok := t.Deadline()
+	if !ok {
+		return t.Context()
+	}
+	ctx, cancel := context.WithDeadline(t.Context(), deadline.Add(-time.Until(deadline)/20))
+	t.Cleanup(cancel)
 	return ctx
 }
 
