@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -200,6 +201,23 @@ func (e *env) click(user string, p devstack.Pending, label string) fakeslack.Ack
 		e.t.Fatalf("ack of click %q: %v", label, err)
 	}
 	return ack
+}
+
+// ackedOrFailed waits until the envelope is acked (true) or Slack gives
+// up on it (false), or the test context ends (false).
+func (e *env) ackedOrFailed(envelopeID string) bool {
+	e.t.Helper()
+	acked := false
+	_ = e.stack.Slack.WaitFor(e.ctx(), func() bool {
+		for _, a := range e.stack.Slack.Acks() {
+			if a.EnvelopeID == envelopeID {
+				acked = true
+				return true
+			}
+		}
+		return slices.Contains(e.stack.Slack.Failures(), envelopeID)
+	})
+	return acked
 }
 
 // resumed waits for the execution to receive its result.
