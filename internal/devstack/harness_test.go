@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,11 +62,14 @@ type env struct {
 	seq    atomic.Int64
 }
 
+// quickBotConfig sweeps and retries often, so tests wait little. Its
+// timeouts only stop a hung call or socket: a busy machine (CI runs test
+// binaries side by side) makes calls that take milliseconds take seconds.
 func quickBotConfig() slackbot.Config {
 	return slackbot.Config{
 		Workers:         8,
-		ShutdownTimeout: 5 * time.Second,
-		CallTimeout:     5 * time.Second,
+		ShutdownTimeout: 30 * time.Second,
+		CallTimeout:     30 * time.Second,
 		SweepInterval:   200 * time.Millisecond,
 		SweepGrace:      -1,
 		UpdateRate:      slackbot.Rate{Events: 1000, Per: time.Second, Burst: 100},
@@ -73,7 +77,6 @@ func quickBotConfig() slackbot.Config {
 		RetryBase:       20 * time.Millisecond,
 		RetryMax:        100 * time.Millisecond,
 		UpdateAttempts:  3,
-		PingInterval:    5 * time.Second,
 	}
 }
 
@@ -85,10 +88,14 @@ func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 		Replicas:         replicas,
 		Logs:             e.logs,
 		Slack: fakeslack.Options{
-			BotToken:     botToken,
-			AppToken:     appToken,
-			PingInterval: time.Second,
-			Groups:       map[string][]string{editors: {carol}},
+			BotToken: botToken,
+			AppToken: appToken,
+			Groups:   map[string][]string{editors: {carol}},
+			// Slack's 3 s for an ack or a modal is the bot's contract,
+			// tested in slackbot; here a late ack or modal on a busy
+			// machine would only fail a test about something else.
+			AckTimeout: time.Minute,
+			TriggerTTL: time.Minute,
 		},
 		Bot: quickBotConfig(),
 		Now: func() time.Time { return time.Now().Add(time.Duration(e.offset.Load())) },
@@ -96,22 +103,32 @@ func newEnv(t *testing.T, replicas int, edit ...func(*devstack.Options)) *env {
 	for _, f := range edit {
 		f(&opts)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	stack, err := devstack.Start(ctx, opts)
+	stack, err := devstack.Start(testContext(t), opts)
 	if err != nil {
 		t.Fatalf("start stack: %v", err)
 	}
 	e.stack = stack
 	t.Cleanup(e.assertNoSecrets)
 	t.Cleanup(stack.Close)
+	t.Cleanup(e.logsOnFailure)
 	return e
 }
 
-// ctx is a context bounded well under the test timeout.
-func (e *env) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	e.t.Cleanup(cancel)
+// ctx bounds a step of the test.
+func (e *env) ctx() context.Context { return testContext(e.t) }
+
+// testContext ends shortly before the test binary's deadline (go test
+// -timeout), so a wait that never ends fails with its own message. No
+// step guesses how long it may take: on a busy machine one that takes
+// milliseconds when idle can take seconds.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	deadline, ok := t.Deadline()
+	if !ok {
+		return t.Context()
+	}
+	ctx, cancel := context.WithDeadline(t.Context(), deadline.Add(-time.Until(deadline)/20))
+	t.Cleanup(cancel)
 	return ctx
 }
 
@@ -184,6 +201,23 @@ func (e *env) click(user string, p devstack.Pending, label string) fakeslack.Ack
 		e.t.Fatalf("ack of click %q: %v", label, err)
 	}
 	return ack
+}
+
+// ackedOrFailed waits until the envelope is acked (true) or Slack gives
+// up on it (false), or the test context ends (false).
+func (e *env) ackedOrFailed(envelopeID string) bool {
+	e.t.Helper()
+	acked := false
+	_ = e.stack.Slack.WaitFor(e.ctx(), func() bool {
+		for _, a := range e.stack.Slack.Acks() {
+			if a.EnvelopeID == envelopeID {
+				acked = true
+				return true
+			}
+		}
+		return slices.Contains(e.stack.Slack.Failures(), envelopeID)
+	})
+	return acked
 }
 
 // resumed waits for the execution to receive its result.
@@ -264,6 +298,14 @@ func decode(t *testing.T, s string) map[string]any {
 		t.Fatalf("output %q is not JSON: %v", s, err)
 	}
 	return m
+}
+
+// logsOnFailure shows the components' logs of a failed test, so a failure
+// seen once under load can be diagnosed.
+func (e *env) logsOnFailure() {
+	if e.t.Failed() {
+		e.t.Logf("logs:\n%s", e.logs.String())
+	}
 }
 
 // assertNoSecrets checks that no task token and no Slack token reached a

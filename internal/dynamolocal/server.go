@@ -21,8 +21,11 @@ import (
 )
 
 const (
-	// startTimeout bounds how long StartWith waits for the server to answer.
-	startTimeout = 30 * time.Second
+	// startTimeout bounds how long StartWith waits for the server to
+	// answer when ctx has no deadline. It is no estimate of start-up time
+	// (about 2 s on an idle machine): a JVM starved of CPU on a busy
+	// machine takes many times that, so it only stops a hung start.
+	startTimeout = 5 * time.Minute
 	// stopTimeout is how long Close waits after SIGTERM before SIGKILL.
 	stopTimeout = 10 * time.Second
 	// launchAttempts bounds retries when the chosen port is taken at launch.
@@ -65,9 +68,10 @@ func Start(ctx context.Context) (*Server, error) {
 	return StartWith(ctx, Options{})
 }
 
-// StartWith starts DynamoDB Local as opts say and waits, at most 30 seconds
-// and no longer than ctx allows, until it answers ListTables. A missing jar
-// or Java is an error saying how to install it. Call Close to stop it.
+// StartWith starts DynamoDB Local as opts say and waits until it answers
+// ListTables, for as long as ctx allows (5 minutes if ctx has no
+// deadline). A missing jar or Java is an error saying how to install it.
+// Call Close to stop it.
 func StartWith(ctx context.Context, opts Options) (*Server, error) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -94,7 +98,7 @@ func StartWith(ctx context.Context, opts Options) (*Server, error) {
 		}
 		args = []string{"-dbPath", path}
 	}
-	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	ctx, cancel := startContext(ctx)
 	defer cancel()
 	for attempt := 1; ; attempt++ {
 		port, err := freePort()
@@ -107,6 +111,15 @@ func StartWith(ctx context.Context, opts Options) (*Server, error) {
 		}
 		return s, err
 	}
+}
+
+// startContext is ctx, bounded by startTimeout if it has no deadline of
+// its own: the caller knows how long it can wait, this package does not.
+func startContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, startTimeout)
 }
 
 // Endpoint is the server's URL, http://127.0.0.1:PORT.
@@ -181,22 +194,36 @@ func launch(ctx context.Context, java []string, dir string, port int, args []str
 	return s, nil
 }
 
-// waitReady polls ListTables until it answers, the process exits or ctx ends.
+// waitReady polls ListTables until it answers, the process exits or ctx
+// ends. A poll waits for its answer as long as that: on a busy machine
+// the JVM's first answer can take seconds, and a poll given up early
+// would throw away the work that answer took.
 func (s *Server) waitReady(ctx context.Context) error {
 	client, err := Client(ctx, s.endpoint)
 	if err != nil {
 		return err
 	}
+	// A poll in flight ends when the process does.
+	probe, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.exited:
+			cancel()
+		case <-probe.Done():
+		}
+	}()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if s.answers(ctx, client) {
-			select {
-			case <-s.exited: // another process answered on our port
-				return errors.New("DynamoDB Local exited during start-up")
-			default:
-				return nil
-			}
+		answered := s.answers(probe, client)
+		select {
+		case <-s.exited: // if it answered, another process did, on our port
+			return errors.New("DynamoDB Local exited during start-up")
+		default:
+		}
+		if answered {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -209,8 +236,6 @@ func (s *Server) waitReady(ctx context.Context) error {
 }
 
 func (s *Server) answers(ctx context.Context, client *dynamodb.Client) bool {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
 	_, err := client.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) {
 		o.RetryMaxAttempts = 1
 	})

@@ -99,11 +99,19 @@ var errFunction = errors.New("a function cannot be converted to JSON")
 // JSON.stringify treats undefined: null in an array, no member in an
 // object. The caller decides what an Undefined result means. A result
 // that shares its arrays or objects is copied wherever it is reached, so
-// the copy is bounded: past lang.DefaultMaxItems members it fails with
-// JavaScript's "Invalid array length".
-func fromLang(v any) (any, error) {
-	room := lang.DefaultMaxItems
+// the copy is bounded: past maxItems members (0 for lang.DefaultMaxItems)
+// it fails with JavaScript's "Invalid array length".
+func fromLang(v any, maxItems int) (any, error) {
+	room := copyRoom(maxItems)
 	return fromLangWithin(v, &room)
+}
+
+// copyRoom is how many members copying out a result may take.
+func copyRoom(maxItems int) int {
+	if maxItems > 0 {
+		return maxItems
+	}
+	return lang.DefaultMaxItems
 }
 
 var errTooLarge = &lang.Error{Message: "Invalid array length"}

@@ -23,6 +23,11 @@ type Env struct {
 	// answers: the engine's clock. The zero time means the machine's
 	// clock, read once when the evaluation starts.
 	Now time.Time
+	// MaxItems and MaxStringBytes bound each value the evaluation builds
+	// and the result copied out of it (lang.Options). Zero, what the
+	// engine uses, means lang.DefaultMaxItems and DefaultMaxStringBytes;
+	// tests set small limits to reach them cheaply.
+	MaxItems, MaxStringBytes int
 }
 
 // IsExpression reports whether s is a JSONata expression: the whole
@@ -79,7 +84,10 @@ func newEvaluation(ctx context.Context, env Env) (*evaluation, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return &evaluation{bindings: b, opts: lang.Options{Library: library, Context: ctx, Now: now}}, nil
+	return &evaluation{bindings: b, opts: lang.Options{
+		Library: library, Context: ctx, Now: now,
+		MaxItems: env.MaxItems, MaxStringBytes: env.MaxStringBytes,
+	}}, nil
 }
 
 // eval evaluates one expression of the state field named field. Nothing
@@ -100,7 +108,7 @@ func (ev *evaluation) eval(field, expr string) (any, error) {
 	if lang.IsUndefined(result) {
 		return nil, undefinedError(field, expr)
 	}
-	out, err := fromLang(result)
+	out, err := fromLang(result, ev.opts.MaxItems)
 	if err != nil {
 		return nil, evaluationError(field, expr, err)
 	}

@@ -6,36 +6,45 @@ import (
 	"testing"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata/lang"
 )
 
 // TestEvaluationLimits checks results JSON cannot hold and evaluations
 // that must fail the state rather than the engine.
 func TestEvaluationLimits(t *testing.T) {
 	t.Parallel()
+	// Values are limited as in the engine, at smaller limits: an array at
+	// the engine's limit takes gigabytes to build (under -race).
+	small := Env{MaxItems: 1 << 16, MaxStringBytes: 1 << 20}
 	tests := []struct {
 		name, expr, want string
+		env              Env
 	}{
 		{"unbounded recursion", "($f := function($n) { 1 + $f($n + 1) }; $f(0))",
-			"The JSONata expression '($f := function($n) { 1 + $f($n + 1) }; $f(0))' specified for the field 'Output' threw an error during evaluation. U1001: Stack overflow error: Check for non-terminating recursive function.  Consider rewriting as tail-recursive."},
+			"The JSONata expression '($f := function($n) { 1 + $f($n + 1) }; $f(0))' specified for the field 'Output' threw an error during evaluation. U1001: Stack overflow error: Check for non-terminating recursive function.  Consider rewriting as tail-recursive.", Env{}},
 		{"infinity", "1 / 0",
-			"The JSONata expression '1 / 0' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: Infinity"},
+			"The JSONata expression '1 / 0' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: Infinity", Env{}},
 		{"negative infinity in an object", "{'v': -1 / 0}",
-			"The JSONata expression '{'v': -1 / 0}' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: -Infinity"},
+			"The JSONata expression '{'v': -1 / 0}' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: -Infinity", Env{}},
 		{"NaN in an array", "[1, 0 / 0]",
-			"The JSONata expression '[1, 0 / 0]' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: NaN"},
+			"The JSONata expression '[1, 0 / 0]' specified for the field 'Output' threw an error during evaluation. D1001: Number out of range: NaN", Env{}},
 		{"function in an object", "{'f': $uppercase}",
-			"The JSONata expression '{'f': $uppercase}' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON"},
+			"The JSONata expression '{'f': $uppercase}' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON", Env{}},
 		{"doubling array", "$reduce([1..30], function($a, $b){$append($a, $a)}, [1])",
-			"The JSONata expression '$reduce([1..30], function($a, $b){$append($a, $a)}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length"},
+			"The JSONata expression '$reduce([1..30], function($a, $b){$append($a, $a)}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length", small},
+		{"doubling text", "$reduce([1..30], function($a, $b){$a & $a}, 'x')",
+			"The JSONata expression '$reduce([1..30], function($a, $b){$a & $a}, 'x')' specified for the field 'Output' threw an error during evaluation: Invalid string length", small},
+		{"shared arrays copied out", "$reduce([1..30], function($a, $b){[[$a], [$a]]}, [1])",
+			"The JSONata expression '$reduce([1..30], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length", small},
 		{"arrays shared exponentially often", "$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])",
-			"The JSONata expression '$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length"},
+			"The JSONata expression '$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length", Env{}},
 		{"regex", "/ab+/",
-			"The JSONata expression '/ab+/' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON"},
+			"The JSONata expression '/ab+/' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON", Env{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := TemplateField(t.Context(), "Output", "{% "+tt.expr+" %}", Env{})
+			_, err := TemplateField(t.Context(), "Output", "{% "+tt.expr+" %}", tt.env)
 			var got *Error
 			if !errors.As(err, &got) {
 				t.Fatalf("error = %v, want *Error", err)
@@ -45,6 +54,30 @@ func TestEvaluationLimits(t *testing.T) {
 				t.Errorf("error\n got %+v\nwant %+v", got, want)
 			}
 		})
+	}
+}
+
+// The engine's evaluations (Env{}) take lang's default limits, which
+// lang's tests check, and copy results out within lang.DefaultMaxItems
+// members; a limit set in Env applies to both.
+func TestEvaluationDefaultLimits(t *testing.T) {
+	t.Parallel()
+	ev, err := newEvaluation(t.Context(), Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.opts.MaxItems != 0 || ev.opts.MaxStringBytes != 0 {
+		t.Errorf("Env{} evaluates with MaxItems %d, MaxStringBytes %d; want 0 and 0, lang's defaults", ev.opts.MaxItems, ev.opts.MaxStringBytes)
+	}
+	if got := copyRoom(0); got != lang.DefaultMaxItems {
+		t.Errorf("results are copied out within %d members, want lang.DefaultMaxItems", got)
+	}
+	small := []any{[]any{1.0}, []any{1.0}} // 4 members in all
+	if _, err := fromLang(small, 4); err != nil {
+		t.Errorf("copying 4 members within 4: %v", err)
+	}
+	if _, err := fromLang(small, 3); err != errTooLarge {
+		t.Errorf("copying 4 members within 3: error %v, want %v", err, errTooLarge)
 	}
 }
 

@@ -37,15 +37,6 @@ type path struct {
 	segs []segment
 }
 
-func (p path) definite() bool {
-	for _, s := range p.segs {
-		if !s.definite() {
-			return false
-		}
-	}
-	return true
-}
-
 func (p path) reference() bool {
 	for _, s := range p.segs {
 		if !s.definite() || (s.kind == segIndex && s.indexes[0] < 0) {

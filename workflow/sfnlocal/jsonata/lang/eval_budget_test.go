@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -27,27 +28,29 @@ func budgetError(t *testing.T, expr string, opts *Options) *Error {
 func TestBudgetStopsGrowth(t *testing.T) {
 	t.Parallel()
 	const arrays, text = "Invalid array length", "Invalid string length"
-	// the walks over shared arrays are slow to fill the default budget
-	small := &Options{MaxItems: 1_000_000, MaxStringBytes: 1 << 20}
+	// Small limits reach the same checks as the defaults (tested alone in
+	// TestBudgetAtTheDefaultLimits) for a few megabytes: doubling an array
+	// to the default limit takes gigabytes, several times that under -race.
+	growth := &Options{MaxItems: 1 << 16, MaxStringBytes: 1 << 20}
 	tests := []struct {
 		name, expr, want string
-		opts             *Options // nil for the defaults
+		opts             *Options
 	}{
-		{"append doubling", `$reduce([1..26], function($a, $b){$append($a, $a)}, [1])`, arrays, nil},
-		{"append doubling 30", `$reduce([1..30], function($a, $b){$append($a, $a)}, [1])`, arrays, nil},
-		{"array constructor doubling", `$reduce([1..40], function($a, $b){[$a, $a]}, [1])`, arrays, nil},
-		{"nested constructors", `$reduce([1..40], function($a, $b){[$a, [$a, $a]]}, [1])`, arrays, nil},
-		{"map doubling strings", `$reduce([1..40], function($a, $b){$map($a, function($s){$s & $s})}, ["ab", "cd"])`, text, nil},
-		{"concat doubling", `$reduce([1..40], function($a, $b){$a & $a}, "x")`, text, nil},
-		{"join doubling", `$reduce([1..40], function($a, $b){$join([$a, $a])}, "x")`, text, nil},
-		{"object constructor in a loop", `$reduce([1..40], function($o, $i){$merge([$o, $each($o, function($v, $k){{$k & $i: $v}}) ~> $merge])}, {"k": 1})`, arrays, &Options{MaxItems: 1_000_000}},
-		{"group by in a loop", `$reduce([1..40], function($a, $i){$a.{"k": [$a.k, $a.k]}}, {"k": [1]}).k ~> $count`, arrays, small},
-		{"shared arrays written out", `$string($reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]))`, text, small},
-		{"shared arrays cloned", `$clone($reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]))`, arrays, small},
-		{"shared arrays transformed", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [{"a": 1}]) ~> |a|{"b": 2}|`, arrays, small},
-		{"shared arrays flattened", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]).*`, arrays, small},
-		{"shared arrays descended", `{"x": $reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])}.**`, arrays, small},
-		{"shared arrays returned", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])`, arrays, small},
+		{"append doubling", `$reduce([1..26], function($a, $b){$append($a, $a)}, [1])`, arrays, growth},
+		{"append doubling 30", `$reduce([1..30], function($a, $b){$append($a, $a)}, [1])`, arrays, growth},
+		{"array constructor doubling", `$reduce([1..40], function($a, $b){[$a, $a]}, [1])`, arrays, growth},
+		{"nested constructors", `$reduce([1..40], function($a, $b){[$a, [$a, $a]]}, [1])`, arrays, growth},
+		{"map doubling strings", `$reduce([1..40], function($a, $b){$map($a, function($s){$s & $s})}, ["ab", "cd"])`, text, growth},
+		{"concat doubling", `$reduce([1..40], function($a, $b){$a & $a}, "x")`, text, growth},
+		{"join doubling", `$reduce([1..40], function($a, $b){$join([$a, $a])}, "x")`, text, growth},
+		{"object constructor in a loop", `$reduce([1..40], function($o, $i){$merge([$o, $each($o, function($v, $k){{$k & $i: $v}}) ~> $merge])}, {"k": 1})`, arrays, &Options{MaxItems: 1 << 12}},
+		{"group by in a loop", `$reduce([1..40], function($a, $i){$a.{"k": [$a.k, $a.k]}}, {"k": [1]}).k ~> $count`, arrays, growth},
+		{"shared arrays written out", `$string($reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]))`, text, growth},
+		{"shared arrays cloned", `$clone($reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]))`, arrays, growth},
+		{"shared arrays transformed", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [{"a": 1}]) ~> |a|{"b": 2}|`, arrays, growth},
+		{"shared arrays flattened", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1]).*`, arrays, growth},
+		{"shared arrays descended", `{"x": $reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])}.**`, arrays, growth},
+		{"shared arrays returned", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])`, arrays, growth},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,5 +138,65 @@ func TestBudgetBoundsMemory(t *testing.T) {
 			}
 			t.Logf("allocated %d MB", (after.TotalAlloc-before.TotalAlloc)>>20)
 		})
+	}
+}
+
+// The limits of an evaluation without options are the production ones.
+func TestBudgetDefaults(t *testing.T) {
+	t.Parallel()
+	if DefaultMaxItems != 1<<24 || DefaultMaxStringBytes != 64<<20 {
+		t.Errorf("defaults %d members, %d bytes; the engine's limits are 2^24 members and 64 MiB", DefaultMaxItems, DefaultMaxStringBytes)
+	}
+	for _, opts := range []*Options{{}, {MaxDepth: 10}} {
+		b := newBudget(opts)
+		if want := (budget{items: DefaultMaxItems, bytes: DefaultMaxStringBytes, max: DefaultMaxItems}); b != want {
+			t.Errorf("newBudget(%+v) = %+v, want %+v", opts, b, want)
+		}
+	}
+}
+
+// At the default limits, with no options, each kind of check holds at
+// its edge. Without t.Parallel the test runs alone, so its few hundred
+// megabytes (a 64 MiB string under -race) add to no other test's, and it
+// hands them back to the system when done.
+func TestBudgetAtTheDefaultLimits(t *testing.T) {
+	t.Cleanup(debug.FreeOSMemory) // the tests after this one start small
+	const arrays, text = "Invalid array length", "Invalid string length"
+	// A string of exactly DefaultMaxStringBytes is built; one byte more is not.
+	parsed, err := Parse(`$pad("x", 67108864)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parsed.Evaluate(Undefined, nil, nil)
+	if s, ok := got.(string); err != nil || !ok || len(s) != DefaultMaxStringBytes {
+		t.Errorf("a string of DefaultMaxStringBytes: %.20v…, %v", got, err)
+	}
+	for _, tt := range []struct{ name, expr, want string }{
+		{"one byte too many", `$pad("x", 67108865)`, text},
+		{"shared arrays returned", `$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])`, arrays},
+	} {
+		e := budgetError(t, tt.expr, nil)
+		if e.Code != "" || e.Message != tt.want {
+			t.Errorf("%s: got %q %q, want code-less %q", tt.name, e.Code, e.Message, tt.want)
+		}
+	}
+}
+
+// A range longer than MaxItems fails before it is built: ten million
+// members would take 240 MB only to be refused.
+func TestBudgetRefusesARangeBeforeBuildingIt(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	e := budgetError(t, `[1..10000000]`, &Options{MaxItems: 1000})
+	runtime.ReadMemStats(&after)
+	if e.Code != "" || e.Message != "Invalid array length" {
+		t.Errorf("got %q %q, want code-less Invalid array length", e.Code, e.Message)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("allocated %d bytes to refuse the range, want under 1 MiB", got)
+	}
+	// Past jsonata-js's own bound, its error comes first.
+	if e := budgetError(t, `[1..10000001]`, &Options{MaxItems: 1000}); e.Code != "D2014" {
+		t.Errorf("a range past 1e7 failed with %q %q, want D2014", e.Code, e.Message)
 	}
 }

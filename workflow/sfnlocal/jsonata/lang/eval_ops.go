@@ -49,7 +49,7 @@ func (s *state) evalBinary(n *node, input any, env *frame) (any, error) {
 			err = s.charge(r)
 		}
 	case "..":
-		if r, err = rangeOf(lhs, rhs); err == nil {
+		if r, err = rangeOf(lhs, rhs, s.budget.max); err == nil {
 			err = s.charge(r)
 		}
 	case "in":
@@ -195,7 +195,9 @@ func (s *state) concatStrings(lhs, rhs any) (any, error) {
 // maxRange is the most members a range may have.
 const maxRange = 1e7
 
-func rangeOf(lhs, rhs any) (any, error) {
+// rangeOf is lhs..rhs. A range of more than maxItems members fails
+// before it is built.
+func rangeOf(lhs, rhs any, maxItems int) (any, error) {
 	l, lok := lhs.(float64)
 	if !IsUndefined(lhs) && (!lok || !isInteger(l)) {
 		return nil, errAt("T2003", 0, inserts{"value": lhs})
@@ -210,6 +212,9 @@ func rangeOf(lhs, rhs any) (any, error) {
 	size := r - l + 1
 	if size > maxRange {
 		return nil, errAt("D2014", 0, inserts{"value": size})
+	}
+	if size > float64(maxItems) {
+		return nil, errArrayLength()
 	}
 	out := make([]any, int(size))
 	for i := range out {

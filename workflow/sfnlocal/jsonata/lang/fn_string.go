@@ -5,16 +5,12 @@ import (
 	"strings"
 )
 
-// fnStringOf is JSONata's cast to string ($string, and the & operator):
-// strings as they are, functions as "", anything else as JSON with
-// numbers rounded to 15 significant digits, indented by two spaces when
-// pretty. A non-finite number is error D3001, or D1001 inside a structure.
-func fnStringOf(v any, pretty bool) (string, error) {
-	return fnStringWithin(v, pretty, 0)
-}
-
-// fnStringWithin is fnStringOf failing with "Invalid string length"
-// once the text passes limit bytes (0 for DefaultMaxStringBytes).
+// fnStringWithin is JSONata's cast to string ($string, and the &
+// operator): strings as they are, functions as "", anything else as JSON
+// with numbers rounded to 15 significant digits, indented by two spaces
+// when pretty. A non-finite number is error D3001, or D1001 inside a
+// structure. It fails with "Invalid string length" once the text passes
+// limit bytes (0 for DefaultMaxStringBytes).
 func fnStringWithin(v any, pretty bool, limit int) (string, error) {
 	switch v := v.(type) {
 	case string:

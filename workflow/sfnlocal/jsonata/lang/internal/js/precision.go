@@ -13,8 +13,8 @@ func ToPrecision15(f float64) float64 {
 	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 		return f
 	}
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(math.Abs(f), 'e', -1, 64), "e")
-	if len(mant) <= 16 { // "d.dddddddddddddd": 15 digits or fewer
+	shortest, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(f), 'e', -1, 64), "e")
+	if len(shortest) <= 16 { // "d.dddddddddddddd": 15 digits or fewer
 		return f
 	}
 	// The 16th digit of the exact value decides; 25 digits settle it
@@ -24,7 +24,7 @@ func ToPrecision15(f float64) float64 {
 	if d := long[16:26]; d == "5000000000" || d == "4999999999" {
 		long = strconv.FormatFloat(math.Abs(f), 'e', 767, 64)
 	}
-	mant, exp, _ = strings.Cut(long, "e")
+	mant, exp, _ := strings.Cut(long, "e")
 	digits := []byte(mant[:1] + mant[2:16])
 	if mant[16] >= '5' {
 		i := len(digits) - 1
