@@ -193,12 +193,12 @@ type analysis struct {
 	// that builds the input: resolved, once the graph is complete, from
 	// the arguments of the reachable calls of that function.
 	indexParams []*ssa.Parameter
-	prog    *ssa.Program
-	reached map[*ssa.Function]bool
-	queue   []*ssa.Function
-	clients map[string]types.Type // SDK service → *<service>.Client, once constructed
-	calls   map[call]bool
-	invokes []invoke
+	prog        *ssa.Program
+	reached     map[*ssa.Function]bool
+	queue       []*ssa.Function
+	clients     map[string]types.Type // SDK service → *<service>.Client, once constructed
+	calls       map[call]bool
+	invokes     []invoke
 	// runtime are the module's types converted to the module's
 	// interfaces: what an interface call in module code may reach.
 	runtime []types.Type
