@@ -11,11 +11,20 @@ type RecoverReport struct {
 	Resumed int // stale claims completed
 	Expired int // pending approvals past their deadline closed
 	Failed  int // attempts that failed and stay queued
+	Checked int // executions asked about (ExecutionChecks)
+	// Closed are the pending approvals closed because their execution
+	// ended or is gone, as stored: their messages need updating.
+	Closed []Approval
+	// CheckErrors are the failed execution checks, at most
+	// ExecutionChecks.PerRun; each is tried again later.
+	CheckErrors []error
 }
 
 // Recover completes claims whose lease ran out (a process died between claim
-// and resume) and expires pending approvals past their deadline, so nothing
-// is left stuck and no live button outlives its task. Safe to run on every
+// and resume), expires pending approvals past their deadline and, with
+// Executions set, closes pending approvals whose execution ended without
+// CloseExecution being called (see ExecutionChecks), so nothing is left
+// stuck and no live button outlives its task. Safe to run on every
 // replica at once. Each run reads the pending and claimed queues whole
 // (Queries on the sparse queue index, paged by the store).
 //
@@ -56,6 +65,9 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 		s.recoverOne(ctx, &rep, &rep.Expired, func(ctx context.Context) (Approval, error) {
 			return s.store.Claim(ctx, a.ID, Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
 		})
+	}
+	if err := s.checkExecutions(ctx, pending, now, &rep); err != nil {
+		return rep, fmt.Errorf("recovery stopped before checking every execution due: %w", err)
 	}
 	return rep, nil
 }
