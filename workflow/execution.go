@@ -90,6 +90,13 @@ type Executions interface {
 	Execution(ctx context.Context, executionARN string) (Execution, error)
 }
 
+// stopSlack is how long after an execution's stop date CloseExecution
+// still takes a request for one of the run that stopped: the date is in
+// whole milliseconds, and the clock of Step Functions and ours may differ
+// a little. A redriven run starts well after the stop: its redrive is
+// asked for once the stop is known.
+const stopSlack = 250 * time.Millisecond
+
 // CloseExecution closes the open requests of an execution that ended as x
 // says: each pending approval of it becomes cancelled (Ended(x)), leaves
 // the pending list and waits on QueueMessage for its message to be
@@ -98,11 +105,13 @@ type Executions interface {
 // It finds them with one indexed lookup (Store.ListOpen), so an execution
 // with no request costs one query. A claimed approval, whose decision is
 // being resumed right now, is left to that resume, which finds its task
-// closed. Approvals created after x.StoppedAt are left alone: they belong
-// to a later run of a redriven execution, and a late or repeated event of
-// the run before must not close them. So a duplicate, a late or an
-// out-of-order event changes nothing more, and a status that has not
-// Ended (RUNNING, PENDING_REDRIVE) changes nothing at all.
+// closed. Approvals created more than a moment (stopSlack) after
+// x.StoppedAt are left alone: they belong to a later run of a redriven
+// execution, and a late or repeated event of the run before must not
+// close them (one created late by the run that stopped, as when the
+// notifier was still running, is Recover's to close). So a duplicate, a
+// late or an out-of-order event changes nothing more, and a status that
+// has not Ended (RUNNING, PENDING_REDRIVE) changes nothing at all.
 //
 // Errors: EINVALID for an ARN that is not an execution ARN or an unknown
 // status (nothing changed); any other error is the store's: the approvals
@@ -124,7 +133,7 @@ func (s *Service) CloseExecution(ctx context.Context, x Execution) ([]Approval, 
 	}
 	var stale []Approval
 	for _, a := range open {
-		if a.Status == StatusPending && (x.StoppedAt.IsZero() || !a.CreatedAt.After(x.StoppedAt)) {
+		if a.Status == StatusPending && (x.StoppedAt.IsZero() || !a.CreatedAt.After(x.StoppedAt.Add(stopSlack))) {
 			stale = append(stale, a)
 		}
 	}
