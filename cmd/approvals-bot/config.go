@@ -10,6 +10,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 // config is everything the bot reads from its environment, read once at
@@ -24,7 +25,10 @@ type config struct {
 	UpdatesPerMinute int
 	SweepInterval    time.Duration
 	GroupStaleGrace  time.Duration
-	LogLevel         zapcore.Level
+	// ExecutionChecks is how many executions a sweep may ask Step
+	// Functions about (DescribeExecution); 0 turns the checks off.
+	ExecutionChecks int
+	LogLevel        zapcore.Level
 }
 
 const defaultAPIURL = "https://slack.com/api/"
@@ -42,6 +46,7 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		UpdatesPerMinute: defaults.UpdateRate.Events,
 		SweepInterval:    defaults.SweepInterval,
 		GroupStaleGrace:  slackbot.DefaultStaleGrace,
+		ExecutionChecks:  workflow.DefaultExecutionChecks.PerRun,
 		LogLevel:         zapcore.InfoLevel,
 	}
 	if c.Table == "" {
@@ -81,6 +86,9 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		return c, err
 	}
 	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {
+		return c, err
+	}
+	if c.ExecutionChecks, err = intVar(getenv, "APPROVALS_EXECUTION_CHECKS", c.ExecutionChecks, 0, 100); err != nil {
 		return c, err
 	}
 	if v := getenv("APPROVALS_GROUP_STALE_GRACE"); v != "" {

@@ -70,11 +70,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		slack.OptionAPIURL(cfg.APIURL),
 		slack.OptionHTTPClient(slackbot.NewHTTPClient(10*time.Second)),
 	)
+	sfnClient := sfn.NewFromConfig(awsCfg)
 	svc := workflow.NewService(
 		dynamo.New(ddb, cfg.Table),
-		stepfunctions.New(sfn.NewFromConfig(awsCfg)),
+		stepfunctions.New(sfnClient),
 		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
 	)
+	svc.Executions = stepfunctions.NewExecutions(sfnClient)
+	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
 
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers
