@@ -37,10 +37,11 @@ sfn-local:
 	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
 		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS
 
-## build: the bot, the notifier Lambda (arm64, provided.al2023) and sfn-local
+## build: the bot, the notifier and events Lambdas (arm64, provided.al2023) and sfn-local
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/approvals-bot ./cmd/approvals-bot
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/approvals-events/bootstrap ./cmd/approvals-events
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sfn-local ./cmd/sfn-local
 
 ## lint: formatting, vet and staticcheck (the pinned version, installed on first use)

@@ -30,6 +30,13 @@ var binaries = []binary{
 		group := t.attrs["NotifierLogGroup.Arn"]
 		return []permission{{"logs:CreateLogStream", group}, {"logs:PutLogEvents", group}}
 	}},
+	{main: "./cmd/approvals-events", resource: "EventsFunction", property: "Role", platform: func(t *template) []permission {
+		// Lambda writes the function's output to its log group, and sends
+		// an event whose retries ran out to the dead-letter queue, with the
+		// function's role.
+		group := t.attrs["EventsLogGroup.Arn"]
+		return []permission{{"logs:CreateLogStream", group}, {"logs:PutLogEvents", group}, {"sqs:SendMessage", t.attrs["EventsDeadLetterQueue.Arn"]}}
+	}},
 }
 
 // Each role's statements are exactly what its binary's code can call:
@@ -273,7 +280,8 @@ func TestRoleCheckFindsMissingAndExtraStatements(t *testing.T) {
 		{
 			name: "the log group statement removed from the notifier",
 			edit: func(s string) string {
-				return replaceOnce(t, s, "                  - logs:CreateLogStream\n", "")
+				return replaceOnce(t, s, "                  - logs:CreateLogStream\n                  - logs:PutLogEvents\n                Resource: !GetAtt NotifierLogGroup.Arn\n",
+					"                  - logs:PutLogEvents\n                Resource: !GetAtt NotifierLogGroup.Arn\n")
 			},
 			b: notifier, missing: []permission{{"logs:CreateLogStream", "arn:aws:logs:us-east-1:123456789012:log-group:/aws/lambda/approvals-notifier:*"}},
 		},

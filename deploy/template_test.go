@@ -53,11 +53,14 @@ func parseTemplate(text []byte, params map[string][]string) (*template, error) {
 		return nil, fmt.Errorf("parameter TableName has no single value")
 	}
 	t.attrs = map[string]string{
-		"ApprovalsTable.Arn":   fmt.Sprintf("arn:%s:dynamodb:%s:%s:table/%s", partition, region, account, table[0]),
-		"NotifierLogGroup.Arn": fmt.Sprintf("arn:%s:logs:%s:%s:log-group:/aws/lambda/%s-notifier:*", partition, region, account, stackName),
-		"NotifierRole.Arn":     "NotifierRole",
-		"BotTaskRole.Arn":      "BotTaskRole",
-		"BotExecutionRole.Arn": "BotExecutionRole",
+		"ApprovalsTable.Arn":        fmt.Sprintf("arn:%s:dynamodb:%s:%s:table/%s", partition, region, account, table[0]),
+		"NotifierLogGroup.Arn":      fmt.Sprintf("arn:%s:logs:%s:%s:log-group:/aws/lambda/%s-notifier:*", partition, region, account, stackName),
+		"NotifierRole.Arn":          "NotifierRole",
+		"EventsLogGroup.Arn":        fmt.Sprintf("arn:%s:logs:%s:%s:log-group:/aws/lambda/%s-events:*", partition, region, account, stackName),
+		"EventsRole.Arn":            "EventsRole",
+		"EventsDeadLetterQueue.Arn": fmt.Sprintf("arn:%s:sqs:%s:%s:%s-events-dlq", partition, region, account, stackName),
+		"BotTaskRole.Arn":           "BotTaskRole",
+		"BotExecutionRole.Arn":      "BotExecutionRole",
 	}
 	return t, nil
 }

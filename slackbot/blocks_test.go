@@ -50,6 +50,7 @@ var (
 	created  = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	decided  = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	deadline = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	stopped  = time.Date(2026, 11, 29, 9, 30, 0, 0, time.UTC)
 )
 
 func sampleApproval() workflow.Approval {
@@ -107,6 +108,10 @@ func TestCancelledTexts(t *testing.T) {
 	unlinked := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, ""))
 	forged := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://x.example/|click <!channel>"))
 	aborted := cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "execution aborted <!here>"})
+	stoppedBy := func(status workflow.ExecutionStatus) workflow.Approval {
+		return cancelledAs(sampleApproval(), workflow.Ended(workflow.Execution{Status: status, StoppedAt: stopped}))
+	}
+	at := "<!date^1795944600^{date_short_pretty} {time}|2026-11-29 09:30 UTC>"
 	tests := []struct {
 		name          string
 		got           string
@@ -119,6 +124,11 @@ func TestCancelledTexts(t *testing.T) {
 		{"late click, forged link", lateText(forged, nil), []string{"replaced"}, []string{"x.example", "<!channel>"}},
 		{"outcome, other reason", outcomeText(aborted), []string{"Cancelled", "execution aborted &lt;!here&gt;"}, []string{"xpired", "<!here>"}},
 		{"late click, other reason", lateText(aborted, nil), []string{"cancelled (execution aborted"}, []string{"xpired"}},
+		{"outcome, execution aborted", outcomeText(stoppedBy(workflow.ExecutionAborted)), []string{"⏹️ *Cancelled*: the execution was aborted at " + at + ". Its buttons no longer decide anything."}, []string{"xpired"}},
+		{"reply, execution timed out", ReplyText(stoppedBy(workflow.ExecutionTimedOut)), []string{"Cancelled: the execution timed out at " + at + "."}, nil},
+		{"late click, execution failed", lateText(stoppedBy(workflow.ExecutionFailed), nil), []string{"This request was cancelled because the execution failed at " + at + ", so this button changes nothing."}, nil},
+		{"late click, execution succeeded", lateText(stoppedBy(workflow.ExecutionSucceeded), nil), []string{"cancelled because the execution finished at " + at + " without waiting for this decision"}, nil},
+		{"late click, execution not found", lateText(cancelledAs(sampleApproval(), workflow.Cancellation{Reason: workflow.ReasonExecutionNotFound}), nil), []string{"cancelled because the execution no longer exists"}, []string{" at "}},
 	}
 	for _, tt := range tests {
 		for _, w := range tt.want {
@@ -164,8 +174,17 @@ func TestOutcomeMessageGolden(t *testing.T) {
 		"outcome_rejected_broadcasts": decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!channel>, ask <!subteam^S0TEAM|@team>"}),
 		"outcome_revise_broadcasts":   decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Tell <!here>", Text: "<!everyone> please"}),
 		"outcome_replaced":            cancelledAs(withDrafts(sampleApproval()), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://fake.slack.com/archives/C0123/p1700000000000200")),
-		"outcome_cancelled":           cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "execution aborted"}),
+		"outcome_cancelled":           cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "no longer needed"}),
 	}
+	for status, name := range map[workflow.ExecutionStatus]string{
+		workflow.ExecutionAborted:   "outcome_execution_aborted",
+		workflow.ExecutionTimedOut:  "outcome_execution_timed_out",
+		workflow.ExecutionFailed:    "outcome_execution_failed",
+		workflow.ExecutionSucceeded: "outcome_execution_succeeded",
+	} {
+		tests[name] = cancelledAs(withDrafts(sampleApproval()), workflow.Ended(workflow.Execution{Status: status, StoppedAt: stopped}))
+	}
+	tests["outcome_execution_not_found"] = cancelledAs(sampleApproval(), workflow.Cancellation{Reason: workflow.ReasonExecutionNotFound})
 	for name, a := range tests {
 		t.Run(name, func(t *testing.T) {
 			m := OutcomeMessage(a)

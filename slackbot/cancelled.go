@@ -8,32 +8,65 @@ import (
 )
 
 // What a cancelled request's message, reply and late click say. A request
-// replaced by a newer one links to the newer message; any other
-// cancellation gives its reason.
+// replaced by a newer one links to the newer message; one whose execution
+// ended says how and when; any other cancellation gives its reason.
 
 // cancelledOutcome is the outcome line of a cancelled approval's message.
 func cancelledOutcome(a workflow.Approval) string {
-	if replaced(a) {
+	switch {
+	case replaced(a):
 		return "⏹️ *Replaced by a newer request*" + newerLink(a, ": ", "open it") + ". Its buttons no longer decide anything."
+	case executionEnded(a):
+		return "⏹️ *Cancelled*: " + executionEnd(a) + ". Its buttons no longer decide anything."
 	}
 	return "⏹️ *Cancelled*: " + escape(cancelReason(a)) + ". Its buttons no longer decide anything."
 }
 
 // cancelledReply is the short text of a cancelled approval.
 func cancelledReply(a workflow.Approval) string {
-	if replaced(a) {
+	switch {
+	case replaced(a):
 		return "Replaced by a newer request" + newerLink(a, ": ", "the new request") + "."
+	case executionEnded(a):
+		return "Cancelled: " + executionEnd(a) + "."
 	}
 	return "Cancelled: " + escape(cancelReason(a)) + "."
 }
 
 // cancelledLate answers a click on a cancelled approval's message.
 func cancelledLate(a workflow.Approval) string {
-	if replaced(a) {
+	switch {
+	case replaced(a):
 		return "This request was replaced by a newer request, so this button changes nothing" +
 			newerLink(a, ". Decide on ", "the new request") + "."
+	case executionEnded(a):
+		return "This request was cancelled because " + executionEnd(a) + ", so this button changes nothing."
 	}
 	return "This request was cancelled (" + escape(cancelReason(a)) + "), so this button changes nothing."
+}
+
+func executionEnded(a workflow.Approval) bool {
+	return a.Cancellation != nil && a.Cancellation.ExecutionEnded()
+}
+
+// executionEnd says how and when the execution of a ended, such as "the
+// execution was aborted at <date>".
+func executionEnd(a workflow.Approval) string {
+	at := ""
+	if t := a.Cancellation.StoppedAt; !t.IsZero() {
+		at = " at " + slackDate(t)
+	}
+	switch a.Cancellation.Reason {
+	case workflow.ReasonExecutionAborted:
+		return "the execution was aborted" + at
+	case workflow.ReasonExecutionTimedOut:
+		return "the execution timed out" + at
+	case workflow.ReasonExecutionFailed:
+		return "the execution failed" + at
+	case workflow.ReasonExecutionSucceeded:
+		return "the execution finished" + at + " without waiting for this decision"
+	}
+	return "the execution no longer exists"
 }
 
 func replaced(a workflow.Approval) bool {

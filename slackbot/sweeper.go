@@ -29,11 +29,13 @@ func (b *Bot) sweep(ctx context.Context) {
 // the ones behind them.
 const sweepBatch = 100
 
-// sweepOnce completes stale claims and expires overdue approvals, then
-// queues the update of the final approvals whose message is stale and due:
-// what a Slack outage or a crash left behind, and the expiries just made.
-// Recovery stops starting new approvals when the sweep's budget ends (the
-// longer of the sweep interval and CallTimeout: a budget of one short
+// sweepOnce completes stale claims, expires overdue approvals and closes
+// those whose execution ended unnoticed, then queues the update of the
+// final approvals whose message is stale and due: what a Slack outage or a
+// crash left behind, and the expiries just made. The approvals it closed
+// because their execution ended also get their thread reply, as a decision
+// does. Recovery stops starting new approvals when the sweep's budget ends
+// (the longer of the sweep interval and CallTimeout: a budget of one short
 // interval cut every sweep off on a busy machine), but each approval it
 // started is carried through (workflow.Service.Recover).
 func (b *Bot) sweepOnce(ctx context.Context) {
@@ -44,8 +46,17 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 	if failed {
 		b.log.Warn("recovery sweep failed", zap.Error(safeErr(err)))
 	}
-	if rep.Resumed+rep.Expired+rep.Failed > 0 {
-		b.log.Info("recovery sweep", zap.Int("resumed", rep.Resumed), zap.Int("expired", rep.Expired), zap.Int("failed", rep.Failed))
+	if rep.Resumed+rep.Expired+rep.Failed+len(rep.Closed) > 0 {
+		b.log.Info("recovery sweep", zap.Int("resumed", rep.Resumed), zap.Int("expired", rep.Expired),
+			zap.Int("closed", len(rep.Closed)), zap.Int("executions_checked", rep.Checked), zap.Int("failed", rep.Failed))
+	}
+	for _, err := range rep.CheckErrors {
+		b.log.Warn("execution check failed; it is tried again later", zap.Error(safeErr(err)))
+	}
+	for _, a := range rep.Closed {
+		b.log.Info("request closed: its execution ended unnoticed", zap.String("approval_id", a.ID),
+			zap.String("execution_arn", a.ExecutionARN), zap.String("reason", a.Cancellation.Reason))
+		b.updates.enqueue(a, true)
 	}
 	if rep.Expired > 0 {
 		b.log.Warn("approvals expired unanswered", zap.Int("expired", rep.Expired), zap.String("alert", alertExpired))

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 // The sweeper lists approvals without their body (workflow.Approval.Listed);
@@ -127,5 +128,63 @@ func TestSweeperGivesUpOnAMessageWithOneWarning(t *testing.T) {
 	}
 	if alerts != 1 {
 		t.Errorf("the give-up warning carries alert=%s %d times, want once (the alarm counts it)", alertMessageGaveUp, alerts)
+	}
+}
+
+// The sweeper is the safety net for a lost status change event: a request
+// whose execution ended is closed by the sweep, its message updated in
+// place with a reply in its thread, and a click on it is answered
+// privately with the reason.
+func TestSweeperClosesRequestsWhoseExecutionEnded(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ex := workflowtest.NewExecutions()
+	h.svc.Executions = ex
+	h.svc.ExecutionChecks = workflow.ExecutionChecks{PerRun: 5, Every: time.Minute}
+	aborted := h.request(workflow.Request{})
+	timedOut := h.request(workflow.Request{})
+	running := h.request(workflow.Request{})
+	stopped := h.now().Add(-time.Minute).Truncate(time.Second)
+	ex.End(aborted.ExecutionARN, workflow.ExecutionAborted, stopped)
+	h.startBot(testConfig(), nil)
+
+	h.waitFor("the aborted execution's request closed", func() bool { return h.outcomeShown(aborted, "the execution was aborted at") })
+	h.waitFor("the reply in its thread", func() bool {
+		for _, m := range h.slack.Messages(channel) {
+			if m.ThreadTS == aborted.MessageTS && strings.HasPrefix(m.Text, "Cancelled: the execution was aborted at") {
+				return true
+			}
+		}
+		return false
+	})
+	if got := h.get(aborted); got.Status != workflow.StatusCancelled || !got.MessageSynced {
+		t.Errorf("aborted request: %s, synced %v; want cancelled and synced", got.Status, got.MessageSynced)
+	}
+
+	// A click that reaches a closed request before its message changed.
+	h.slack.FailMethod("chat.update", -1, 503)
+	ex.End(timedOut.ExecutionARN, workflow.ExecutionTimedOut, stopped)
+	h.clock.Add(int64(time.Minute)) // its last check is a minute old
+	h.waitFor("the timed-out execution's request closed", func() bool { return h.get(timedOut).Status == workflow.StatusCancelled })
+	h.click(approver, timedOut, "approve")
+	h.waitFor("the private answer", func() bool {
+		for _, text := range h.ephemeralsTo(approver) {
+			if strings.Contains(text, "This request was cancelled because the execution timed out at") {
+				return true
+			}
+		}
+		return false
+	})
+	h.slack.Heal("chat.update")
+	h.waitFor("its message updated", func() bool { return h.outcomeShown(timedOut, "the execution timed out at") })
+
+	if got := h.get(running); got.Status != workflow.StatusPending || h.message(running).Updates != 0 {
+		t.Errorf("the running execution's request is %s with %d updates; want it untouched", got.Status, h.message(running).Updates)
+	}
+	if got := h.task(timedOut); got.Results != 0 {
+		t.Error("the click on the closed request resumed its task")
+	}
+	if calls := ex.Calls(); calls[aborted.ExecutionARN] != 1 {
+		t.Errorf("DescribeExecution calls = %v; want one for the ended execution", calls)
 	}
 }

@@ -151,6 +151,9 @@ type Cancellation struct {
 	ReplacedBy string
 	// Link is the permalink of the newer request's message, if known.
 	Link string
+	// StoppedAt is when the execution stopped, for a request closed
+	// because its execution ended (Ended); zero otherwise.
+	StoppedAt time.Time
 }
 
 // ReasonReplaced is the reason of a request replaced by a newer one.

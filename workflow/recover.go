@@ -14,12 +14,21 @@ type RecoverReport struct {
 	// Open holds the request time (CreatedAt) of every open (pending or
 	// claimed) approval the queues listed that this run did not close. It
 	// is nil when the run ended before it had read both queues.
-	Open []time.Time
+	Open    []time.Time
+	Checked int // executions asked about (ExecutionChecks)
+	// Closed are the pending approvals closed because their execution
+	// ended or is gone, as stored: their messages need updating.
+	Closed []Approval
+	// CheckErrors are the failed execution checks, at most
+	// ExecutionChecks.PerRun; each is tried again later.
+	CheckErrors []error
 }
 
 // Recover completes claims whose lease ran out (a process died between claim
-// and resume) and expires pending approvals past their deadline, so nothing
-// is left stuck and no live button outlives its task. Safe to run on every
+// and resume), expires pending approvals past their deadline and, with
+// Executions set, closes pending approvals whose execution ended without
+// CloseExecution being called (see ExecutionChecks), so nothing is left
+// stuck and no live button outlives its task. Safe to run on every
 // replica at once. Each run reads the pending and claimed queues whole
 // (Queries on the sparse queue index, paged by the store).
 //
@@ -67,7 +76,14 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 		})
 		closed[a.ID] = rep.Expired > expired
 	}
+	err = s.checkExecutions(ctx, pending, now, &rep)
+	for _, c := range rep.Closed {
+		closed[c.ID] = true
+	}
 	rep.Open = openSince(closed, claimed, pending)
+	if err != nil {
+		return rep, fmt.Errorf("recovery stopped before checking every execution due: %w", err)
+	}
 	return rep, nil
 }
 

@@ -101,6 +101,13 @@ type Service struct {
 	RecoverBudget time.Duration
 	// MessageRetry shapes the retries of failed message updates.
 	MessageRetry MessageRetry
+
+	// Executions, when set, lets Recover close pending approvals whose
+	// execution ended without CloseExecution being called (its status
+	// change event was lost), asking at the pace ExecutionChecks sets.
+	Executions      Executions
+	ExecutionChecks ExecutionChecks
+	checked         *checkLog
 }
 
 // Defaults for a Service.
@@ -132,6 +139,9 @@ func NewService(store Store, resumer Resumer, directory Directory) *Service {
 		ExpiryGrace:   DefaultExpiryGrace,
 		RecoverBudget: DefaultRecoverBudget,
 		MessageRetry:  DefaultMessageRetry,
+
+		ExecutionChecks: DefaultExecutionChecks,
+		checked:         &checkLog{at: map[string]time.Time{}},
 	}
 }
 

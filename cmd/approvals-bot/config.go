@@ -11,6 +11,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 // config is everything the bot reads from its environment, read once at
@@ -25,7 +26,10 @@ type config struct {
 	UpdatesPerMinute int
 	SweepInterval    time.Duration
 	GroupStaleGrace  time.Duration
-	LogLevel         zapcore.Level
+	// ExecutionChecks is how many executions a sweep may ask Step
+	// Functions about (DescribeExecution); 0 turns the checks off.
+	ExecutionChecks int
+	LogLevel        zapcore.Level
 	// HTTPAddr is where /healthz, /readyz and /metrics are served.
 	HTTPAddr string
 }
@@ -61,6 +65,7 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		UpdatesPerMinute: defaults.UpdateRate.Events,
 		SweepInterval:    defaults.SweepInterval,
 		GroupStaleGrace:  slackbot.DefaultStaleGrace,
+		ExecutionChecks:  workflow.DefaultExecutionChecks.PerRun,
 		LogLevel:         zapcore.InfoLevel,
 	}
 	if c.Table == "" {
@@ -103,6 +108,9 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		return c, err
 	}
 	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {
+		return c, err
+	}
+	if c.ExecutionChecks, err = intVar(getenv, "APPROVALS_EXECUTION_CHECKS", c.ExecutionChecks, 0, 100); err != nil {
 		return c, err
 	}
 	if v := getenv("APPROVALS_GROUP_STALE_GRACE"); v != "" {

@@ -25,7 +25,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 50 ||
-		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" {
+		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" || c.ExecutionChecks != 10 {
 		t.Errorf("defaults = %+v", c)
 	}
 }
@@ -38,6 +38,18 @@ func TestLoadConfigGroupStaleGrace(t *testing.T) {
 		c, err := loadConfig(env(kv), false)
 		if err != nil || c.GroupStaleGrace != want {
 			t.Errorf("APPROVALS_GROUP_STALE_GRACE=%s: %v, %v; want %v", v, c.GroupStaleGrace, err, want)
+		}
+	}
+}
+
+func TestLoadConfigExecutionChecks(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]int{"0": 0, "25": 25, "100": 100} {
+		kv := fullEnv()
+		kv["APPROVALS_EXECUTION_CHECKS"] = v
+		c, err := loadConfig(env(kv), false)
+		if err != nil || c.ExecutionChecks != want {
+			t.Errorf("APPROVALS_EXECUTION_CHECKS=%s: %v, %v; want %v", v, c.ExecutionChecks, err, want)
 		}
 	}
 }
@@ -63,6 +75,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "a while"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
 		{name: "negative group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "-1m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
 		{name: "long group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "15m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration from 0s to 5m0s"},
+		{name: "execution checks", set: map[string]string{"APPROVALS_EXECUTION_CHECKS": "-1"}, want: "APPROVALS_EXECUTION_CHECKS must be a whole number from 0 to 100"},
+		{name: "too many execution checks", set: map[string]string{"APPROVALS_EXECUTION_CHECKS": "500"}, want: "APPROVALS_EXECUTION_CHECKS must be a whole number from 0 to 100"},
 		{name: "log level", set: map[string]string{"LOG_LEVEL": "loud"}, want: "LOG_LEVEL"},
 		{name: "http addr without colon", set: map[string]string{"APPROVALS_HTTP_ADDR": "8080"}, want: "APPROVALS_HTTP_ADDR must be host:port or :port"},
 		{name: "http port too big", set: map[string]string{"APPROVALS_HTTP_ADDR": ":80800"}, want: "APPROVALS_HTTP_ADDR must be"},

@@ -95,11 +95,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		slack.OptionAPIURL(cfg.APIURL),
 		slack.OptionHTTPClient(httpClient),
 	)
+	sfnClient := sfn.NewFromConfig(awsCfg)
 	svc := workflow.NewService(
 		dynamo.New(ddb, cfg.Table),
-		stepfunctions.New(sfn.NewFromConfig(awsCfg)),
+		stepfunctions.New(sfnClient),
 		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
 	)
+	svc.Executions = stepfunctions.NewExecutions(sfnClient)
+	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
 
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers

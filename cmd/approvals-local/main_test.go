@@ -30,6 +30,7 @@ func TestDemoPlaysEveryOutcome(t *testing.T) {
 		"execution SUCCEEDED with output",
 		`"text": "Let any workflow wait for a yes from a person."`,
 		"Defaults → Start → Draft → Approve → WhatWasDecided → CountRound → RoundsLeft → Revise → Approve → WhatWasDecided → Publish → Published",
+		"⏹️ *Cancelled*: the execution was aborted at",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q", want)

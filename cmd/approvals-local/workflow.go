@@ -119,7 +119,59 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 	if ex.Status != "SUCCEEDED" {
 		return fmt.Errorf("the workflow ended %s: %s %s", ex.Status, ex.Error, ex.Cause)
 	}
+	return playStopped(ctx, stack, machine, out)
+}
+
+// playStopped stops an execution while its request waits: the engine's
+// status change event reaches the events handler, which closes the
+// request and updates its message.
+func playStopped(ctx context.Context, stack *devstack.Stack, machine string, out io.Writer) error {
+	fmt.Fprintln(out, "\nAnother post is requested, then its execution is stopped while the request waits:")
+	execution, err := stack.StartExecution(ctx, machine, "post-2026-12-01", map[string]any{
+		"topic": "Timeouts and heartbeats", "requestedBy": bob,
+	})
+	if err != nil {
+		return err
+	}
+	request, err := waitRequest(ctx, stack, 3)
+	if err != nil {
+		return err
+	}
+	if err := waitRecorded(ctx, stack, pendingResponse(request)); err != nil {
+		return err
+	}
+	if err := stack.StopExecution(ctx, execution, "Cancelled", "The post was dropped from the schedule."); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "StopExecution %s\n", execution)
+	var closed fakeslack.Message
+	err = stack.Slack.WaitFor(ctx, func() bool {
+		closed, _ = stack.Slack.Message(request.Channel, request.TS)
+		return closed.Updates > 0 && len(fakeslack.ButtonActions(closed.Blocks)) == 0
+	})
+	if err != nil {
+		return fmt.Errorf("the stopped execution's request kept its buttons: %w", err)
+	}
+	fmt.Fprintln(out, "The ABORTED event reached the events Lambda, which closed the request; Slack now shows:")
+	render(out, "   │ ", closed.Blocks, closed.Text, names)
 	return nil
+}
+
+// waitRecorded waits until the notifier has recorded the request's
+// message, so the events Lambda knows which message to update.
+func waitRecorded(ctx context.Context, stack *devstack.Stack, r notifier.Response) error {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if a, err := stack.Service.Get(ctx, r.ApprovalID); err == nil && a.MessageTS == r.TS {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the request message was never recorded: %w", ctx.Err())
+		case <-tick.C:
+		}
+	}
 }
 
 // draftAgent stands in for the user's drafting agent.

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
@@ -24,6 +25,14 @@ import (
 // engine runs the notifier (the shipped definitions use it).
 const NotifierFunction = "approvals-notifier"
 
+// EventsFunction is the Lambda function name under which the stack's
+// engine runs the events handler, the target of its status change rule.
+const EventsFunction = "approvals-events"
+
+// EndedStatuses are the statuses the stack's rule delivers to
+// EventsFunction, as deploy/cloudformation.yaml's rule matches them.
+var EndedStatuses = []string{"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"}
+
 // engine is the local Step Functions engine behind its API, the way
 // cmd/sfn-local serves it.
 type engine struct {
@@ -32,17 +41,40 @@ type engine struct {
 	url    string
 }
 
+// engineParts are what the stack's engine runs: the notifier, the events
+// handler, the state machines' other functions, and its clock (nil: real
+// time).
+type engineParts struct {
+	notifier, events lambda.Handler
+	functions        map[string]lambda.Handler
+	clock            sfnlocal.Clock
+	// sink sees every status change event before the rule matches it.
+	sink func(event []byte)
+}
+
 // startEngine serves a new engine on a loopback port. The notifier is its
-// Lambda function NotifierFunction; functions adds others.
-func startEngine(n lambda.Handler, functions map[string]lambda.Handler, logger *zap.Logger) (*engine, error) {
+// Lambda function NotifierFunction and the events handler EventsFunction,
+// which an EventBridge-like rule (eventrule) invokes with the status
+// change events of ended executions.
+func startEngine(p engineParts, logger *zap.Logger) (*engine, error) {
 	fns := lambda.New(nil)
-	fns.Register(NotifierFunction, n)
-	for name, h := range functions {
+	fns.Register(NotifierFunction, p.notifier)
+	fns.Register(EventsFunction, p.events)
+	for name, h := range p.functions { // may replace EventsFunction
 		fns.Register(name, h)
 	}
+	rule, err := eventrule.New(eventrule.Config{Function: EventsFunction, Statuses: EndedStatuses, Lambda: fns, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
 	e := &engine{Engine: sfnlocal.New(sfnlocal.Options{
+		Clock:        p.clock,
 		Integrations: []task.Integration{integrations.NewRouter(nil, fns)},
 		Logger:       logger,
+		Events: func(ctx context.Context, event []byte) {
+			p.sink(event)
+			rule.Deliver(ctx, event)
+		},
 	})}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -99,6 +131,25 @@ func (s *Stack) StartExecution(ctx context.Context, stateMachineARN, name string
 		return "", fmt.Errorf("start execution %s: %w", name, err)
 	}
 	return aws.ToString(out.ExecutionArn), nil
+}
+
+// StopExecution stops an execution through the Step Functions API, with
+// an error name and cause (either may be empty).
+func (s *Stack) StopExecution(ctx context.Context, executionARN, errorName, cause string) error {
+	if s.engine == nil {
+		return errors.New("devstack: the stack runs the callback double; start it with Options.Engine")
+	}
+	in := &sfn.StopExecutionInput{ExecutionArn: aws.String(executionARN)}
+	if errorName != "" {
+		in.Error = aws.String(errorName)
+	}
+	if cause != "" {
+		in.Cause = aws.String(cause)
+	}
+	if _, err := s.sfn.StopExecution(ctx, in); err != nil {
+		return fmt.Errorf("stop execution %s: %w", executionARN, err)
+	}
+	return nil
 }
 
 // WaitExecution waits until the execution ends and returns it.

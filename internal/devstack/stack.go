@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,11 +26,13 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/lambdas/events"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
@@ -56,9 +59,19 @@ type Options struct {
 	// (workflow/sfnlocal) behind its API, instead of the callback double:
 	// state machines are real ASL, the notifier is the in-process Lambda
 	// function NotifierFunction, and Functions adds the state machines'
-	// other functions by name.
+	// other functions by name. The engine's execution status change
+	// events of ended executions go to the events handler
+	// (EventsFunction), as the deployed EventBridge rule sends them; a
+	// function of that name in Functions replaces it (to lose events).
 	Engine    bool
 	Functions map[string]lambda.Handler
+	// EngineClock drives the engine's timers (Wait states, timeouts);
+	// default real time. A sfnlocal.FakeClock fires timeouts at once.
+	EngineClock sfnlocal.Clock
+	// ExecutionChecks paces the replicas' checks of executions
+	// (DescribeExecution, the safety net for lost events); nil takes
+	// workflow.DefaultExecutionChecks.
+	ExecutionChecks *workflow.ExecutionChecks
 }
 
 // Stack is a running local deployment. Close stops everything it started.
@@ -76,11 +89,13 @@ type Stack struct {
 	ddb         *dynamodb.Client
 	sfn         *sfn.Client
 	notifier    *notifier.Handler
+	events      *events.Handler
 	opts        Options
 	logger      *zap.Logger
 
 	mu       sync.Mutex
 	replicas map[int]*replica
+	emitted  [][]byte
 }
 
 type replica struct {
@@ -121,10 +136,17 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 		return nil, fmt.Errorf("start fake Slack: %w", err)
 	}
 	if opts.Engine {
-		// The engine invokes the notifier, which needs the stack's services,
-		// which need the engine's client: the notifier is looked up late.
-		invoke := func(ctx context.Context, payload []byte) ([]byte, error) { return s.notifier.Invoke(ctx, payload) }
-		if s.engine, err = startEngine(invoke, opts.Functions, s.logger.With(zap.String("service", "sfn-local"))); err != nil {
+		// The engine invokes the notifier and the events handler, which
+		// need the stack's services, which need the engine's client: they
+		// are looked up late.
+		parts := engineParts{
+			notifier:  func(ctx context.Context, payload []byte) ([]byte, error) { return s.notifier.Invoke(ctx, payload) },
+			events:    func(ctx context.Context, payload []byte) ([]byte, error) { return s.events.Invoke(ctx, payload) },
+			functions: opts.Functions,
+			clock:     opts.EngineClock,
+			sink:      s.emit,
+		}
+		if s.engine, err = startEngine(parts, s.logger.With(zap.String("service", "sfn-local"))); err != nil {
 			return nil, err
 		}
 		s.sfn = stepfunctionstest.NewClient(ctx, s.engine.url)
@@ -136,6 +158,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s.Service = s.newService(slackbot.NewDirectory(s.slackClient(false), time.Minute))
 	poster := slackbot.NewPoster(s.slackClient(false))
 	s.notifier = notifier.New(s.newService(nil), poster, s.logger.With(zap.String("service", "notifier")))
+	s.events = events.New(s.newService(nil), poster, s.logger.With(zap.String("service", "approvals-events")))
 
 	for i := range max(opts.Replicas, 0) {
 		if err = s.StartBot(i); err != nil {
@@ -183,7 +206,12 @@ func (s *Stack) StartBot(i int) error {
 	api := s.slackClient(true)
 	cfg := s.opts.Bot
 	logger := s.logger.With(zap.String("service", "approvals-bot"), zap.Int("replica", i))
-	bot := slackbot.New(cfg, s.newService(slackbot.NewDirectory(api, time.Minute)), api, logger)
+	svc := s.newService(slackbot.NewDirectory(api, time.Minute))
+	svc.Executions = stepfunctions.NewExecutions(s.sfn)
+	if s.opts.ExecutionChecks != nil {
+		svc.ExecutionChecks = *s.opts.ExecutionChecks
+	}
+	bot := slackbot.New(cfg, svc, api, logger)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &replica{cancel: cancel, done: make(chan error, 1)}
 	go func() { r.done <- bot.Run(ctx) }()
@@ -291,6 +319,27 @@ func (s *Stack) Request(ctx context.Context, execution string, payload map[strin
 // Invoke calls the notifier handler with a raw payload, as Lambda would.
 func (s *Stack) Invoke(ctx context.Context, payload []byte) (notifier.Response, error) {
 	return s.notifier.Handle(ctx, payload)
+}
+
+// emit records an execution status change event of the engine.
+func (s *Stack) emit(event []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.emitted = append(s.emitted, event)
+}
+
+// Events returns the execution status change events the engine emitted so
+// far, every status included, in order.
+func (s *Stack) Events() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.emitted)
+}
+
+// DeliverEvent invokes the events handler with an event, as the
+// EventBridge rule would: to replay a duplicate or a late event.
+func (s *Stack) DeliverEvent(ctx context.Context, event []byte) (events.Response, error) {
+	return s.events.Handle(ctx, event)
 }
 
 // WaitResumed waits until the execution paused on token has been resumed

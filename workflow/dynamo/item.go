@@ -124,6 +124,7 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 	if c := a.Cancellation; c != nil {
 		m := map[string]types.AttributeValue{}
 		putStrings(m, map[string]string{"reason": c.Reason, "replacedBy": c.ReplacedBy, "link": c.Link})
+		putTimes(m, map[string]time.Time{"stoppedAt": c.StoppedAt})
 		item["cancellation"] = &types.AttributeValueMemberM{Value: m}
 	}
 	return item
@@ -180,7 +181,7 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 	}
 	if m, ok := d.get("cancellation").(*types.AttributeValueMemberM); ok {
 		dc := decoder{item: m.Value, err: d.err}
-		a.Cancellation = &workflow.Cancellation{Reason: dc.str("reason"), ReplacedBy: dc.str("replacedBy"), Link: dc.str("link")}
+		a.Cancellation = &workflow.Cancellation{Reason: dc.str("reason"), ReplacedBy: dc.str("replacedBy"), Link: dc.str("link"), StoppedAt: dc.time("stoppedAt")}
 		d.err = dc.err
 	}
 	version := d.int(attrVersion)

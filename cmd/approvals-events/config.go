@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"go.uber.org/zap/zapcore"
+
+	"github.com/sfnapprovals/approvals/internal/awslocal"
+	"github.com/sfnapprovals/approvals/internal/logging"
+)
+
+// config is everything the function reads from its environment, read once
+// at start and validated before anything connects. AWS settings (region,
+// credentials, endpoints) are resolved by the AWS SDK itself.
+type config struct {
+	BotToken string
+	APIURL   string
+	Table    string
+	LogLevel zapcore.Level
+	// LocalDynamoDB is set when the DynamoDB endpoint override points at
+	// this machine (DynamoDB Local), whose responses fail checksum checks.
+	LocalDynamoDB bool
+}
+
+const defaultAPIURL = "https://slack.com/api/"
+
+func loadConfig(getenv func(string) string) (config, error) {
+	c := config{
+		BotToken: getenv("SLACK_BOT_TOKEN"),
+		APIURL:   getenv("SLACK_API_URL"),
+		Table:    getenv("APPROVALS_TABLE"),
+	}
+	switch {
+	case c.BotToken == "":
+		return c, fmt.Errorf("SLACK_BOT_TOKEN is required: the bot token (xoxb-…)")
+	case !strings.HasPrefix(c.BotToken, "xoxb-"):
+		return c, fmt.Errorf("SLACK_BOT_TOKEN must be a bot token starting with xoxb-")
+	case c.Table == "":
+		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
+	}
+	if c.APIURL == "" {
+		c.APIURL = defaultAPIURL
+	}
+	if u, err := url.Parse(c.APIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || !strings.HasSuffix(c.APIURL, "/") {
+		return c, fmt.Errorf("SLACK_API_URL must be an http(s) URL ending with a slash, like %s", defaultAPIURL)
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		level, err := logging.ParseLevel(v)
+		if err != nil {
+			return c, err
+		}
+		c.LogLevel = level
+	}
+	endpoint := getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	if endpoint == "" {
+		endpoint = getenv("AWS_ENDPOINT_URL")
+	}
+	c.LocalDynamoDB = awslocal.IsLoopback(endpoint)
+	return c, nil
+}
