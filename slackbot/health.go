@@ -104,7 +104,7 @@ func (h *health) check() error {
 	case !h.everUp:
 		return errors.New("not connected to Slack yet")
 	case !h.up && now.Sub(h.lostAt) > h.window:
-		return fmt.Errorf("Slack connection lost %s ago", since(h.lostAt))
+		return fmt.Errorf("connection to Slack lost %s ago", since(h.lostAt))
 	case !h.storeSeen:
 		return errors.New("DynamoDB not checked yet")
 	case h.storeOK.IsZero():

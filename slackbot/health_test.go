@@ -43,7 +43,7 @@ func TestReadyFollowsTheSocket(t *testing.T) {
 	// then not ready, with one alert line.
 	h.slack.RefuseConnections(fakeslack.ReasonLinkDisabled)
 	h.slack.Disconnect(fakeslack.ReasonRefreshRequested)
-	h.waitReady(rb.bot, "Slack connection lost")
+	h.waitReady(rb.bot, "connection to Slack lost")
 	h.waitFor("the alert line", func() bool {
 		return h.logs.FilterMessage("replica not ready").FilterField(zap.String("alert", alertNotReady)).Len() == 1
 	})

@@ -34,9 +34,9 @@ func TestOpsRoutes(t *testing.T) {
 		wantStatus int
 		wantBody   string
 	}{
-		{"alive", http.MethodGet, "/healthz", errors.New("Slack connection lost 2m0s ago"), 200, "ok\n"},
+		{"alive", http.MethodGet, "/healthz", errors.New("connection to Slack lost 2m0s ago"), 200, "ok\n"},
 		{"ready", http.MethodGet, "/readyz", nil, 200, "ready\n"},
-		{"not ready", http.MethodGet, "/readyz", errors.New("Slack connection lost 2m0s ago"), 503, "not ready: Slack connection lost 2m0s ago\n"},
+		{"not ready", http.MethodGet, "/readyz", errors.New("connection to Slack lost 2m0s ago"), 503, "not ready: connection to Slack lost 2m0s ago\n"},
 		{"metrics", http.MethodGet, "/metrics", nil, 200, "approvals_test_total 1"},
 		{"no writes", http.MethodPost, "/readyz", nil, 405, ""},
 		{"nothing else", http.MethodGet, "/debug/pprof/", nil, 404, ""},

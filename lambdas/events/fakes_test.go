@@ -19,13 +19,12 @@ import (
 
 // fakePoster records updates and replies and can fail them.
 type fakePoster struct {
-	mu         sync.Mutex
-	updates    []workflow.Approval
-	replies    []workflow.Approval
-	updateErr  error // returned by every update while set
-	replyErr   error
-	calls      int
-	updateHook func(workflow.Approval)
+	mu        sync.Mutex
+	updates   []workflow.Approval
+	replies   []workflow.Approval
+	updateErr error // returned by every update while set
+	replyErr  error
+	calls     int
 }
 
 var _ Poster = (*fakePoster)(nil)
