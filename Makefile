@@ -35,7 +35,9 @@ load: tools
 ## sfn-local: the local Step Functions engine behind its API, with the shipped workflows (deployed for the demo's channel and people)
 sfn-local:
 	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
-		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS
+		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS \
+		-substitute NotifierFunctionArn=approvals-notifier -substitute DraftAgentFunctionArn=draft-agent \
+		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item
 
 ## build: the bot, the notifier and events Lambdas (arm64, provided.al2023) and sfn-local
 build:
