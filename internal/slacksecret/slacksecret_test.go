@@ -87,7 +87,7 @@ func TestTokenErrorsSayWhatToDo(t *testing.T) {
 	}{
 		{name: "no such secret", id: "approvals/nope", want: "secret approvals/nope not found (check SLACK_SECRET_ARN"},
 		{name: "access denied", secret: `{"botToken":"` + value + `"}`, refuse: "AccessDeniedException",
-			msg: "User: arn:aws:sts::123456789012:assumed-role/notifier/x is not authorized to perform: secretsmanager:GetSecretValue",
+			msg:  "User: arn:aws:sts::123456789012:assumed-role/notifier/x is not authorized to perform: secretsmanager:GetSecretValue",
 			want: "needs secretsmanager:GetSecretValue on it (and kms:Decrypt", wantAPIErrMsg: true},
 		{name: "key not usable", secret: `{"botToken":"` + value + `"}`, refuse: "DecryptionFailure",
 			msg: "Access to KMS is not allowed", want: "needs kms:Decrypt on the secret's KMS key", wantAPIErrMsg: true},
