@@ -91,7 +91,7 @@ func TestTokenErrorsSayWhatToDo(t *testing.T) {
 			want: "needs secretsmanager:GetSecretValue on it (and kms:Decrypt", wantAPIErrMsg: true},
 		{name: "key not usable", secret: `{"botToken":"` + value + `"}`, refuse: "DecryptionFailure",
 			msg: "Access to KMS is not allowed", want: "needs kms:Decrypt on the secret's KMS key", wantAPIErrMsg: true},
-		{name: "throttled", secret: `{"botToken":"` + value + `"}`, refuse: "InvalidRequestException",
+		{name: "marked for deletion", secret: `{"botToken":"` + value + `"}`, refuse: "InvalidRequestException",
 			msg: "You can't perform this operation on the secret because it was marked for deletion.", want: "InvalidRequestException", wantAPIErrMsg: true},
 		{name: "not JSON", secret: value, want: "is not JSON with the key botToken"},
 		{name: "no botToken", secret: `{"token":"` + value + `"}`, want: "is not JSON with the key botToken"},
