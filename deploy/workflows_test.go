@@ -258,3 +258,71 @@ func TestWorkflowsAreStandardAndLogged(t *testing.T) {
 		t.Errorf("the default deploys %v (%v), want no workflow", machines, err)
 	}
 }
+
+// brokenRules lists the template's Rules whose assertions fail for the
+// deployment: CloudFormation refuses such a stack before creating
+// anything, with the AssertDescription.
+func (t *template) brokenRules() ([]string, error) {
+	rules := t.path("Rules")
+	var broken []string
+	for i := 0; rules != nil && i+1 < len(rules.Content); i += 2 {
+		name, rule := rules.Content[i].Value, rules.Content[i+1]
+		if cond := t.get(rule, "RuleCondition"); cond != nil {
+			holds, err := t.single(cond)
+			if err != nil {
+				return nil, fmt.Errorf("rule %s: %w", name, err)
+			}
+			if holds != "true" {
+				continue
+			}
+		}
+		for _, a := range t.get(rule, "Assertions").Content {
+			holds, err := t.single(t.get(a, "Assert"))
+			if err != nil {
+				return nil, fmt.Errorf("rule %s: %w", name, err)
+			}
+			if holds != "true" {
+				broken = append(broken, name)
+			}
+		}
+	}
+	return broken, nil
+}
+
+// The Rules refuse a workflow without what it needs, and a bot without a
+// network for its security group, and let the complete deployments pass.
+func TestRulesRefuseIncompleteDeployments(t *testing.T) {
+	t.Parallel()
+	without := func(keys ...string) map[string][]string {
+		p := everything()
+		for _, k := range keys {
+			p[k] = []string{""}
+		}
+		return p
+	}
+	tests := []struct {
+		name   string
+		params map[string][]string
+		want   []string
+	}{
+		{"everything", everything(), nil},
+		{"the defaults and a VPC", map[string][]string{"VpcId": {"vpc-0123"}}, nil},
+		{"your own security group", map[string][]string{"SecurityGroup": {"sg-0123"}}, nil},
+		{"neither a VPC nor a security group", nil, []string{"SecurityGroupOrVpc"}},
+		{"no channel", without("Channel"), []string{"WorkflowNeeds"}},
+		{"no definitions prefix", without("DefinitionsPrefix"), []string{"WorkflowNeeds"}},
+		{"no publisher", without("PublishFunctionArn"), []string{"PublishWorkflowNeeds"}},
+		{"no escalation group", without("EscalationApprovers"), []string{"ApproveOrEscalateNeeds"}},
+		{"no item processor", without("ProcessItemFunctionArn"), []string{"BatchWorkflowNeeds"}},
+	}
+	for _, tt := range tests {
+		tmpl, err := readTemplate(tt.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tmpl.brokenRules()
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: broken rules %q (%v), want %q", tt.name, got, err, tt.want)
+		}
+	}
+}
