@@ -167,3 +167,32 @@ func TestNewTokenPosterReturnsTheSourceError(t *testing.T) {
 		t.Errorf("StaticToken refreshed = %q", got)
 	}
 }
+
+// A revoked token (token_revoked) is read again too: the message is
+// updated once with the new token.
+func TestTokenPosterRereadsARevokedToken(t *testing.T) {
+	t.Parallel()
+	fs, err := fakeslack.Start(fakeslack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fs.Close)
+	src := &storedToken{stored: fs.BotToken()}
+	p, err := NewTokenPoster(context.Background(), src, func(token string) *Poster {
+		return NewPoster(slack.New(token, slack.OptionAPIURL(fs.APIURL())))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := sampleApproval()
+	a.Channel = "C1"
+	ch, ts, err := p.PostRequest(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs.RotateBotToken("xoxb-reissued")
+	src.set("xoxb-reissued", nil)
+	if _, err := p.Permalink(context.Background(), ch, ts); err != nil || src.count() != 2 {
+		t.Errorf("Permalink after the token was revoked = %v after %d reads; want it answered with the new token, read once more", err, src.count())
+	}
+}
