@@ -107,7 +107,7 @@ func TestTokenPosterGivesUpOnTheSameOrAnUnreadableToken(t *testing.T) {
 	}{
 		{"the stored token is the refused one", staleToken, nil, 1, "slack chat.postMessage: invalid_auth"},
 		{"the token cannot be read again", "", errors.New("read the Slack bot token: secret approvals/slack not found"), 1,
-			"slack chat.postMessage: invalid_auth (SLACK_BOT_TOKEN is not a valid bot token); reading the bot token again failed: read the Slack bot token: secret approvals/slack not found"},
+			"slack chat.postMessage: invalid_auth (the bot token (SLACK_BOT_TOKEN, or botToken in the SLACK_SECRET_ARN secret) is not valid); reading the bot token again failed: read the Slack bot token: secret approvals/slack not found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
