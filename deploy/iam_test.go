@@ -33,19 +33,67 @@ var binaries = []binary{
 	{main: "./cmd/approvals-events", resource: "EventsFunction", property: "Role", platform: func(t *template) []permission {
 		// Lambda writes the function's output to its log group, and sends
 		// an event whose retries ran out to the dead-letter queue, with the
-		// function's role.
-		group := t.attrs["EventsLogGroup.Arn"]
-		return []permission{{"logs:CreateLogStream", group}, {"logs:PutLogEvents", group}, {"sqs:SendMessage", t.attrs["EventsDeadLetterQueue.Arn"]}}
+		// function's role; to a queue encrypted with a customer managed
+		// key, that takes the key too.
+		group, queue := t.attrs["EventsLogGroup.Arn"], t.attrs["EventsDeadLetterQueue.Arn"]
+		out := []permission{{"logs:CreateLogStream", group}, {"logs:PutLogEvents", group}, {"sqs:SendMessage", queue}}
+		if key := t.kmsKey(); key != "" {
+			out = append(out, permission{"kms:GenerateDataKey", key}, permission{"kms:Decrypt", key})
+		}
+		return out
 	}},
+}
+
+// kmsKey is the customer managed key of the deployment, "" for none.
+func (t *template) kmsKey() string {
+	if k := t.params["KmsKeyArn"]; len(k) == 1 {
+		return k[0]
+	}
+	return ""
+}
+
+// deployments are the parameter sets the roles are checked for: the
+// defaults, and everything optional turned on.
+var deployments = map[string]map[string][]string{
+	"defaults": nil,
+	"a customer managed key, listed state machines and every workflow": everything(),
+}
+
+// everything is a deployment with a customer managed key, listed state
+// machines and every shipped workflow.
+func everything() map[string][]string {
+	return map[string][]string{
+		"KmsKeyArn":                        {"arn:aws:kms:us-east-1:123456789012:key/0b7e8e1c-4a0d-4f5e-9b7a-3c2d1e0f9a8b"},
+		"StateMachineArns":                 {"arn:aws:states:us-east-1:123456789012:stateMachine:nightly-certs"},
+		"DeployPublishWithApproval":        {"true"},
+		"DeployPublishWithApprovalJSONata": {"true"},
+		"DeployApproveOrEscalate":          {"true"},
+		"DeployBatchWithApprovedRetries":   {"true"},
+		"DefinitionsPrefix":                {"definitions/1a2b3c4/"},
+		"Channel":                          {"C0PUBLISH"},
+		"Approvers":                        {"U0ALICE,S0EDITORS"},
+		"EscalationApprovers":              {"S0LEADS"},
+		"DraftAgentFunctionArn":            {"arn:aws:lambda:us-east-1:123456789012:function:draft-agent"},
+		"PublishFunctionArn":               {"arn:aws:lambda:us-east-1:123456789012:function:publish"},
+		"FileRejectionFunctionArn":         {"arn:aws:lambda:us-east-1:123456789012:function:file-rejection"},
+		"ProcessItemFunctionArn":           {"arn:aws:lambda:us-east-1:123456789012:function:process-item:live"},
+		"VpcId":                            {"vpc-0123"},
+	}
 }
 
 // Each role's statements are exactly what its binary's code can call:
 // nothing missing (an AccessDenied in production), nothing extra.
 func TestRolesAllowExactlyWhatTheCodeCalls(t *testing.T) {
-	tmpl, err := readTemplate(nil)
-	if err != nil {
-		t.Fatal(err)
+	for name, params := range deployments {
+		tmpl, err := readTemplate(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) { checkRoles(t, tmpl) })
 	}
+}
+
+func checkRoles(t *testing.T, tmpl *template) {
 	for _, b := range binaries {
 		t.Run(strings.TrimPrefix(b.main, "./cmd/"), func(t *testing.T) {
 			u := derived(t)[b.main]
@@ -105,11 +153,22 @@ func needed(tmpl *template, u usage) ([]permission, error) {
 	if len(u.Problems) > 0 {
 		return nil, fmt.Errorf("the code cannot be analysed: %s", strings.Join(u.Problems, "; "))
 	}
-	table := tmpl.attrs["ApprovalsTable.Arn"]
+	table, key := tmpl.attrs["ApprovalsTable.Arn"], tmpl.kmsKey()
 	var out []permission
 	for _, c := range u.Calls {
 		action := iamService[c.Service] + ":" + c.Op
+		if key != "" && (c.Service == "dynamodb" || c.Service == "secretsmanager") {
+			// The table's key and the secret's are decrypted with the
+			// caller's permissions.
+			out = append(out, permission{"kms:Decrypt", key})
+		}
 		switch c.String() {
+		case "secretsmanager.GetSecretValue":
+			secret := tmpl.params["SlackSecretArn"]
+			if len(secret) != 1 {
+				return nil, fmt.Errorf("the template has no parameter SlackSecretArn with one value")
+			}
+			out = append(out, permission{action, secret[0]})
 		case "dynamodb.GetItem", "dynamodb.PutItem", "dynamodb.UpdateItem", "dynamodb.DeleteItem":
 			out = append(out, permission{action, table})
 		case "dynamodb.Query":
@@ -149,15 +208,15 @@ func needed(tmpl *template, u usage) ([]permission, error) {
 }
 
 // iamService is each SDK package's IAM service prefix.
-var iamService = map[string]string{"dynamodb": "dynamodb", "sfn": "states"}
+var iamService = map[string]string{"dynamodb": "dynamodb", "sfn": "states", "secretsmanager": "secretsmanager"}
 
 // executions are the ARNs of the executions of the state machines the
-// deployment approves for (parameter StateMachineArns; "*" for all in its
-// account and region).
+// deployment approves for (parameter StateMachineArns, and the state
+// machines the stack deploys; "*" for all in its account and region).
 func (t *template) executions() ([]string, error) {
-	machines, ok := t.params["StateMachineArns"]
-	if !ok {
-		return nil, fmt.Errorf("the template has no parameter StateMachineArns")
+	machines, err := t.approvalMachines()
+	if err != nil {
+		return nil, err
 	}
 	if len(machines) == 1 && machines[0] == "*" {
 		return []string{fmt.Sprintf("arn:%s:states:%s:%s:execution:*:*", partition, region, account)}, nil
@@ -169,6 +228,58 @@ func (t *template) executions() ([]string, error) {
 			return nil, fmt.Errorf("%q is not a state machine ARN", m)
 		}
 		out = append(out, prefix+":execution:"+name+":*")
+	}
+	return out, nil
+}
+
+// approvalMachines are the ARNs of the state machines whose approvals the
+// deployment handles: StateMachineArns and the state machines the stack
+// deploys, or just "*" for all.
+func (t *template) approvalMachines() ([]string, error) {
+	listed, ok := t.params["StateMachineArns"]
+	if !ok {
+		return nil, fmt.Errorf("the template has no parameter StateMachineArns")
+	}
+	if len(listed) == 1 && listed[0] == "*" {
+		return listed, nil
+	}
+	out := slices.Clone(listed)
+	deployed, err := t.stateMachines()
+	if err != nil {
+		return nil, err
+	}
+	for _, sm := range deployed {
+		out = append(out, sm.arn)
+	}
+	return out, nil
+}
+
+// deployedMachine is a state machine the stack deploys.
+type deployedMachine struct {
+	resource, name, arn string
+}
+
+// stateMachines are the state machines present in the deployment, by
+// logical ID.
+func (t *template) stateMachines() ([]deployedMachine, error) {
+	resources := t.path("Resources")
+	var out []deployedMachine
+	for i := 0; i+1 < len(resources.Content); i += 2 {
+		id := resources.Content[i].Value
+		if t.resourceType(id) != "AWS::StepFunctions::StateMachine" {
+			continue
+		}
+		if ok, err := t.present(id); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		name, err := t.single(t.get(t.path("Resources", id, "Properties"), "StateMachineName"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: StateMachineName: %w", id, err)
+		}
+		out = append(out, deployedMachine{id, name, fmt.Sprintf("arn:%s:states:%s:%s:stateMachine:%s", partition, region, account, name)})
 	}
 	return out, nil
 }

@@ -2,12 +2,13 @@ package deploy
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 
 	"github.com/sfnapprovals/approvals/workflow"
@@ -40,34 +41,18 @@ func ruleEvents(t *testing.T) []map[string]any {
 	return all
 }
 
-// rulePattern is the EventPattern of ExecutionStatusRule with its
-// condition and parameters resolved: every state machine with arns nil,
-// those listed otherwise.
-func rulePattern(t *testing.T, arns []string) map[string]any {
+// rulePattern is the EventPattern of ExecutionStatusRule evaluated for the
+// deployment with params.
+func rulePattern(t *testing.T, params map[string][]string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile("cloudformation.yaml")
+	tmpl, err := readTemplate(params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
+	if typ := tmpl.resourceType("ExecutionStatusRule"); typ != "AWS::Events::Rule" {
+		t.Fatalf("ExecutionStatusRule is %q, want an AWS::Events::Rule", typ)
 	}
-	var tmpl struct {
-		Resources map[string]struct {
-			Type       string               `yaml:"Type"`
-			Properties map[string]yaml.Node `yaml:"Properties"`
-		} `yaml:"Resources"`
-	}
-	if err := doc.Decode(&tmpl); err != nil {
-		t.Fatal(err)
-	}
-	rule, ok := tmpl.Resources["ExecutionStatusRule"]
-	if !ok || rule.Type != "AWS::Events::Rule" {
-		t.Fatalf("no AWS::Events::Rule ExecutionStatusRule")
-	}
-	node := rule.Properties["EventPattern"]
-	v, err := ruleResolve(&node, arns)
+	v, err := tmpl.value(tmpl.path("Resources", "ExecutionStatusRule", "Properties", "EventPattern"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,51 +63,57 @@ func rulePattern(t *testing.T, arns []string) map[string]any {
 	return pattern
 }
 
-// ruleResolve evaluates the two intrinsics the pattern may use: !If on
-// AllStateMachines and !Ref StateMachineArns.
-func ruleResolve(n *yaml.Node, arns []string) (any, error) {
+// value evaluates a property to JSON values: mappings, lists, strings,
+// and intrinsics (a list from !Split, a string from the others); a branch
+// of !If that is AWS::NoValue is nil.
+func (t *template) value(n *yaml.Node) (any, error) {
+	if n.Tag == "!If" {
+		branch, err := t.ifBranch(n)
+		if err != nil || isNoValue(branch) {
+			return nil, err
+		}
+		return t.value(branch)
+	}
 	switch {
-	case n.Tag == "!If":
-		if len(n.Content) != 3 || n.Content[0].Value != "AllStateMachines" {
-			return nil, fmt.Errorf("line %d: unexpected !If", n.Line)
-		}
-		if arns == nil {
-			return ruleResolve(n.Content[1], arns)
-		}
-		return ruleResolve(n.Content[2], arns)
-	case n.Tag == "!Ref":
-		if n.Value != "StateMachineArns" {
-			return nil, fmt.Errorf("line %d: unexpected !Ref %s", n.Line, n.Value)
-		}
-		out := []any{}
-		for _, a := range arns {
-			out = append(out, a)
-		}
-		return out, nil
-	case n.Kind == yaml.MappingNode:
+	case n.Kind == yaml.MappingNode && (len(n.Content) != 2 || !strings.HasPrefix(n.Content[0].Value, "Fn::") && n.Content[0].Value != "Ref"):
 		m := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			v, err := ruleResolve(n.Content[i+1], arns)
+			v, err := t.value(n.Content[i+1])
 			if err != nil {
 				return nil, err
 			}
-			m[n.Content[i].Value] = v
+			if v != nil {
+				m[n.Content[i].Value] = v
+			}
 		}
 		return m, nil
-	case n.Kind == yaml.SequenceNode:
+	case n.Kind == yaml.SequenceNode && (!strings.HasPrefix(n.Tag, "!") || strings.HasPrefix(n.Tag, "!!")):
 		out := []any{}
 		for _, c := range n.Content {
-			v, err := ruleResolve(c, arns)
+			v, err := t.value(c)
 			if err != nil {
 				return nil, err
 			}
+			if v != nil {
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	case n.Kind == yaml.ScalarNode && (!strings.HasPrefix(n.Tag, "!") || strings.HasPrefix(n.Tag, "!!")):
+		return n.Value, nil
+	}
+	values, err := t.eval(n)
+	if err != nil {
+		return nil, err
+	}
+	if n.Tag == "!Split" || len(values) != 1 {
+		out := []any{}
+		for _, v := range values {
 			out = append(out, v)
 		}
 		return out, nil
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		return n.Value, nil
 	}
-	return nil, fmt.Errorf("line %d: %s %s is not supported in the rule test", n.Line, n.Tag, n.Value)
+	return values[0], nil
 }
 
 // patternMatches is EventBridge's matching for the patterns used here: a
@@ -177,7 +168,11 @@ func TestExecutionStatusRuleMatchesEndedExecutionsOnly(t *testing.T) {
 		{"listed state machines", []string{listed, "arn:aws:states:us-east-1:012345678912:stateMachine:other"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			pattern := rulePattern(t, tt.arns)
+			var params map[string][]string
+			if tt.arns != nil {
+				params = map[string][]string{"StateMachineArns": tt.arns}
+			}
+			pattern := rulePattern(t, params)
 			for _, ev := range events {
 				d := ev["detail"].(map[string]any)
 				status, machine := d["status"].(string), d["stateMachineArn"].(string)
@@ -187,6 +182,21 @@ func TestExecutionStatusRuleMatchesEndedExecutionsOnly(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// With StateMachineArns listed, the state machines the stack deploys are
+// matched too, and only those deployed.
+func TestExecutionStatusRuleMatchesTheDeployedWorkflows(t *testing.T) {
+	t.Parallel()
+	const listed = "arn:aws:states:us-east-1:123456789012:stateMachine:nightly-certs"
+	params := map[string][]string{"StateMachineArns": {listed}, "DeployPublishWithApproval": {"true"}, "DeployBatchWithApprovedRetries": {"true"}}
+	got := rulePattern(t, params)["detail"].(map[string]any)["stateMachineArn"]
+	want := []any{listed,
+		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-publish-with-approval",
+		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-batch-with-approved-retries"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stateMachineArn (-want +got):\n%s", diff)
 	}
 }
 

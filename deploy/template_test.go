@@ -23,7 +23,19 @@ const (
 	region    = "us-east-1"
 	account   = "123456789012"
 	stackName = "approvals"
+	secretARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf"
 )
+
+// required are the deployment's values of the parameters without a
+// default.
+var required = map[string][]string{
+	"NotifierCodeBucket": {"approvals-artifacts"},
+	"NotifierCodeKey":    {"notifier/1a2b3c4.zip"},
+	"EventsCodeKey":      {"events/1a2b3c4.zip"},
+	"BotImage":           {"123456789012.dkr.ecr.us-east-1.amazonaws.com/approvals-bot@sha256:0123"},
+	"SlackSecretArn":     {secretARN},
+	"Subnets":            {"subnet-aaa", "subnet-bbb"},
+}
 
 func parseTemplate(text []byte, params map[string][]string) (*template, error) {
 	var doc yaml.Node
@@ -45,6 +57,9 @@ func parseTemplate(text []byte, params map[string][]string) (*template, error) {
 			}
 		}
 	}
+	for k, v := range required {
+		t.params[k] = v
+	}
 	for k, v := range params {
 		t.params[k] = v
 	}
@@ -59,6 +74,7 @@ func parseTemplate(text []byte, params map[string][]string) (*template, error) {
 		"EventsLogGroup.Arn":        fmt.Sprintf("arn:%s:logs:%s:%s:log-group:/aws/lambda/%s-events:*", partition, region, account, stackName),
 		"EventsRole.Arn":            "EventsRole",
 		"EventsDeadLetterQueue.Arn": fmt.Sprintf("arn:%s:sqs:%s:%s:%s-events-dlq", partition, region, account, stackName),
+		"NotifierFunction.Arn":      fmt.Sprintf("arn:%s:lambda:%s:%s:function:%s-notifier", partition, region, account, stackName),
 		"BotTaskRole.Arn":           "BotTaskRole",
 		"BotExecutionRole.Arn":      "BotExecutionRole",
 	}
@@ -99,23 +115,32 @@ func (t *template) path(keys ...string) *yaml.Node {
 // functions the template uses (Ref, GetAtt, Sub, Join, Split, If,
 // Equals).
 func (t *template) eval(n *yaml.Node) ([]string, error) {
+	if n == nil {
+		return nil, fmt.Errorf("a value is missing")
+	}
 	fn, arg := n.Tag, n
 	if n.Kind == yaml.MappingNode && len(n.Content) == 2 && (strings.HasPrefix(n.Content[0].Value, "Fn::") || n.Content[0].Value == "Ref") {
 		fn, arg = "!"+strings.TrimPrefix(n.Content[0].Value, "Fn::"), n.Content[1]
 	}
 	switch fn {
 	case "!Ref":
+		if arg.Value == "AWS::NoValue" {
+			return []string{}, nil
+		}
 		v, ok := t.params[arg.Value]
 		if !ok {
 			return nil, fmt.Errorf("!Ref %s: no such parameter with a value", arg.Value)
 		}
 		return v, nil
 	case "!GetAtt":
-		v, ok := t.attrs[arg.Value]
-		if !ok {
-			return nil, fmt.Errorf("!GetAtt %s: unknown to this test", arg.Value)
+		if v, ok := t.attrs[arg.Value]; ok {
+			return []string{v}, nil
 		}
-		return []string{v}, nil
+		// A role's ARN stands for the role's logical ID.
+		if role, ok := strings.CutSuffix(arg.Value, ".Arn"); ok && t.resourceType(role) == "AWS::IAM::Role" {
+			return []string{role}, nil
+		}
+		return nil, fmt.Errorf("!GetAtt %s: unknown to this test", arg.Value)
 	case "!Sub":
 		return t.sub(arg)
 	case "!Join":
@@ -128,21 +153,33 @@ func (t *template) eval(n *yaml.Node) ([]string, error) {
 		}
 		return []string{strings.Join(parts, arg.Content[0].Value)}, nil
 	case "!If":
-		if arg.Kind != yaml.SequenceNode || len(arg.Content) != 3 {
-			return nil, fmt.Errorf("line %d: !If takes [condition, then, else]", n.Line)
-		}
-		cond := t.path("Conditions", arg.Content[0].Value)
-		if cond == nil {
-			return nil, fmt.Errorf("line %d: no condition %s", n.Line, arg.Content[0].Value)
-		}
-		holds, err := t.single(cond)
+		branch, err := t.ifBranch(n)
 		if err != nil {
 			return nil, err
 		}
-		if holds == "true" {
-			return t.eval(arg.Content[1])
+		return t.eval(branch)
+	case "!Condition":
+		holds, err := t.condition(arg.Value, n.Line)
+		return []string{fmt.Sprint(holds)}, err
+	case "!Not", "!And", "!Or":
+		if arg.Kind != yaml.SequenceNode || len(arg.Content) == 0 || (fn == "!Not" && len(arg.Content) != 1) {
+			return nil, fmt.Errorf("line %d: %s takes a list of conditions", n.Line, fn)
 		}
-		return t.eval(arg.Content[2])
+		all, some := true, false
+		for _, c := range arg.Content {
+			v, err := t.single(c)
+			if err != nil {
+				return nil, err
+			}
+			all, some = all && v == "true", some || v == "true"
+		}
+		switch fn {
+		case "!Not":
+			return []string{fmt.Sprint(!all)}, nil
+		case "!And":
+			return []string{fmt.Sprint(all)}, nil
+		}
+		return []string{fmt.Sprint(some)}, nil
 	case "!Equals":
 		if arg.Kind != yaml.SequenceNode || len(arg.Content) != 2 {
 			return nil, fmt.Errorf("line %d: !Equals takes [a, b]", n.Line)
@@ -168,7 +205,7 @@ func (t *template) eval(n *yaml.Node) ([]string, error) {
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if strings.HasPrefix(n.Tag, "!") && n.Tag != "!!str" {
+		if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
 			return nil, fmt.Errorf("line %d: %s is unknown to this test", n.Line, n.Tag)
 		}
 		return []string{n.Value}, nil
@@ -184,6 +221,58 @@ func (t *template) eval(n *yaml.Node) ([]string, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("line %d: cannot evaluate this value", n.Line)
+}
+
+// ifBranch returns the branch of an !If node its condition picks.
+func (t *template) ifBranch(n *yaml.Node) (*yaml.Node, error) {
+	if n.Kind != yaml.SequenceNode || len(n.Content) != 3 {
+		return nil, fmt.Errorf("line %d: !If takes [condition, then, else]", n.Line)
+	}
+	holds, err := t.condition(n.Content[0].Value, n.Line)
+	if err != nil {
+		return nil, err
+	}
+	if holds {
+		return n.Content[1], nil
+	}
+	return n.Content[2], nil
+}
+
+// condition evaluates the named condition.
+func (t *template) condition(name string, line int) (bool, error) {
+	cond := t.path("Conditions", name)
+	if cond == nil {
+		return false, fmt.Errorf("line %d: no condition %s", line, name)
+	}
+	holds, err := t.single(cond)
+	return holds == "true", err
+}
+
+// isNoValue reports whether n is !Ref AWS::NoValue.
+func isNoValue(n *yaml.Node) bool {
+	return n != nil && n.Tag == "!Ref" && n.Value == "AWS::NoValue"
+}
+
+// resourceType is the Type of a resource, "" if there is none.
+func (t *template) resourceType(logicalID string) string {
+	if typ := t.get(t.path("Resources", logicalID), "Type"); typ != nil {
+		return typ.Value
+	}
+	return ""
+}
+
+// present reports whether a resource exists in this deployment: it is in
+// the template and its Condition, if any, holds.
+func (t *template) present(logicalID string) (bool, error) {
+	r := t.path("Resources", logicalID)
+	if r == nil {
+		return false, nil
+	}
+	cond := t.get(r, "Condition")
+	if cond == nil {
+		return true, nil
+	}
+	return t.condition(cond.Value, cond.Line)
 }
 
 func (t *template) single(n *yaml.Node) (string, error) {
@@ -257,6 +346,16 @@ func (t *template) rolePermissions(role string) ([]permission, error) {
 			return nil, fmt.Errorf("role %s: a policy without statements", role)
 		}
 		for _, s := range statements.Content {
+			if s.Tag == "!If" {
+				branch, err := t.ifBranch(s)
+				if err != nil {
+					return nil, fmt.Errorf("role %s: %w", role, err)
+				}
+				if isNoValue(branch) {
+					continue
+				}
+				s = branch
+			}
 			for i := 0; i < len(s.Content); i += 2 {
 				switch k := s.Content[i].Value; k {
 				case "Effect", "Action", "Resource", "Sid":

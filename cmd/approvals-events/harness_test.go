@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,17 +175,18 @@ func (s *stack) checkNoSecrets(t *testing.T) {
 // process is a running function binary.
 type process struct {
 	cmd    *exec.Cmd
-	out    *syncbuf.Buffer
+	out    *syncbuf.Buffer // stdout and stderr
+	stdout *syncbuf.Buffer
 	exited chan struct{}
 }
 
 func startProcess(t *testing.T, env map[string]string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, exited: make(chan struct{})}
+	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	p.cmd.Stdout, p.cmd.Stderr = io.MultiWriter(p.out, p.stdout), p.out
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start the function: %v", err)
 	}

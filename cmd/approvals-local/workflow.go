@@ -47,7 +47,12 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 	if err != nil {
 		return err
 	}
-	def, err := definitions.Substitute(raw, map[string]string{definitions.Channel: channel, definitions.Approvers: alice})
+	def, err := definitions.Substitute(raw, map[string]string{
+		definitions.Channel: channel, definitions.Approvers: alice,
+		// The stack's engine runs the notifier and these functions in
+		// process, by name; a deployment substitutes their ARNs.
+		definitions.NotifierFunctionArn: devstack.NotifierFunction, definitions.DraftAgentFunctionArn: "draft-agent", definitions.PublishFunctionArn: "publish",
+	})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.uber.org/zap/zapcore"
 
@@ -16,7 +17,11 @@ import (
 // at start and validated before anything connects. AWS settings (region,
 // credentials, endpoints) are resolved by the AWS SDK itself.
 type config struct {
+	// BotToken (SLACK_BOT_TOKEN, for local use) or SecretARN
+	// (SLACK_SECRET_ARN: the Secrets Manager secret holding it, read at
+	// start) is set, never both.
 	BotToken  string
+	SecretARN string
 	APIURL    string
 	Table     string
 	Retention time.Duration
@@ -35,10 +40,15 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Table:     getenv("APPROVALS_TABLE"),
 		Retention: 90 * 24 * time.Hour,
 	}
+	c.SecretARN = getenv("SLACK_SECRET_ARN")
 	switch {
-	case c.BotToken == "":
-		return c, fmt.Errorf("SLACK_BOT_TOKEN is required: the bot token (xoxb-…)")
-	case !strings.HasPrefix(c.BotToken, "xoxb-"):
+	case c.BotToken != "" && c.SecretARN != "":
+		return c, fmt.Errorf("set SLACK_SECRET_ARN (the Secrets Manager secret with the bot token) or SLACK_BOT_TOKEN (local use), not both")
+	case c.BotToken == "" && c.SecretARN == "":
+		return c, fmt.Errorf("SLACK_SECRET_ARN or SLACK_BOT_TOKEN is required: the Secrets Manager secret holding the bot token (JSON key botToken), or the bot token (xoxb-…)")
+	case c.SecretARN != "" && strings.ContainsFunc(c.SecretARN, unicode.IsSpace):
+		return c, fmt.Errorf("SLACK_SECRET_ARN must be a secret's ARN or name, without spaces")
+	case c.SecretARN == "" && !strings.HasPrefix(c.BotToken, "xoxb-"):
 		return c, fmt.Errorf("SLACK_BOT_TOKEN must be a bot token starting with xoxb-")
 	case c.Table == "":
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")

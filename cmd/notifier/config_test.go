@@ -15,7 +15,7 @@ func env(vars map[string]string) func(string) string {
 }
 
 func validEnv() map[string]string {
-	return map[string]string{"SLACK_BOT_TOKEN": "xoxb-secret", "APPROVALS_TABLE": "approvals"}
+	return map[string]string{"SLACK_BOT_TOKEN": "xoxb-0123-token", "APPROVALS_TABLE": "approvals"}
 }
 
 func TestLoadConfig(t *testing.T) {
@@ -28,7 +28,7 @@ func TestLoadConfig(t *testing.T) {
 		{
 			name: "defaults",
 			edit: func(map[string]string) {},
-			want: config{BotToken: "xoxb-secret", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour},
+			want: config{BotToken: "xoxb-0123-token", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour},
 		},
 		{
 			name: "local DynamoDB and fake Slack",
@@ -38,18 +38,26 @@ func TestLoadConfig(t *testing.T) {
 				e["APPROVALS_RETENTION"] = "24h"
 				e["LOG_LEVEL"] = "debug"
 			},
-			want: config{BotToken: "xoxb-secret", APIURL: "http://127.0.0.1:9000/api/", Table: "approvals",
+			want: config{BotToken: "xoxb-0123-token", APIURL: "http://127.0.0.1:9000/api/", Table: "approvals",
 				Retention: 24 * time.Hour, LogLevel: -1, LocalDynamoDB: true},
 		},
 		{
 			name: "general endpoint on localhost",
 			edit: func(e map[string]string) { e["AWS_ENDPOINT_URL"] = "http://localhost:4566" },
-			want: config{BotToken: "xoxb-secret", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour, LocalDynamoDB: true},
+			want: config{BotToken: "xoxb-0123-token", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour, LocalDynamoDB: true},
+		},
+		{
+			name: "the token in a secret",
+			edit: func(e map[string]string) {
+				delete(e, "SLACK_BOT_TOKEN")
+				e["SLACK_SECRET_ARN"] = "arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf"
+			},
+			want: config{SecretARN: "arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour},
 		},
 		{
 			name: "remote endpoint keeps checksums",
 			edit: func(e map[string]string) { e["AWS_ENDPOINT_URL_DYNAMODB"] = "https://dynamodb.eu-west-1.amazonaws.com" },
-			want: config{BotToken: "xoxb-secret", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour},
+			want: config{BotToken: "xoxb-0123-token", APIURL: "https://slack.com/api/", Table: "approvals", Retention: 90 * 24 * time.Hour},
 		},
 	}
 	for _, tt := range tests {
@@ -75,8 +83,10 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 		edit func(map[string]string)
 		want string
 	}{
-		{"no bot token", func(e map[string]string) { delete(e, "SLACK_BOT_TOKEN") }, "SLACK_BOT_TOKEN is required"},
-		{"app token as bot token", func(e map[string]string) { e["SLACK_BOT_TOKEN"] = "xapp-secret" }, "SLACK_BOT_TOKEN must be a bot token"},
+		{"no bot token", func(e map[string]string) { delete(e, "SLACK_BOT_TOKEN") }, "SLACK_SECRET_ARN or SLACK_BOT_TOKEN is required"},
+		{"token and secret", func(e map[string]string) { e["SLACK_SECRET_ARN"] = "approvals/slack" }, "or SLACK_BOT_TOKEN (local use), not both"},
+		{"secret with a space", func(e map[string]string) { delete(e, "SLACK_BOT_TOKEN"); e["SLACK_SECRET_ARN"] = "approvals slack" }, "SLACK_SECRET_ARN must be"},
+		{"app token as bot token", func(e map[string]string) { e["SLACK_BOT_TOKEN"] = "xapp-0123-token" }, "SLACK_BOT_TOKEN must be a bot token"},
 		{"no table", func(e map[string]string) { delete(e, "APPROVALS_TABLE") }, "APPROVALS_TABLE is required"},
 		{"API URL without slash", func(e map[string]string) { e["SLACK_API_URL"] = "https://slack.com/api" }, "SLACK_API_URL must be"},
 		{"API URL not a URL", func(e map[string]string) { e["SLACK_API_URL"] = "slack.com/api/" }, "SLACK_API_URL must be"},
@@ -92,7 +102,7 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("loadConfig error = %v, want %q", err, tt.want)
 			}
-			if strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "\n") {
+			if strings.Contains(err.Error(), "0123-token") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %q is not one token-free line", err)
 			}
 		})
@@ -102,7 +112,7 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 func TestRunReturnsConfigErrors(t *testing.T) {
 	t.Parallel()
 	var stderr bytes.Buffer
-	err := run(context.Background(), env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-secret"}), &stderr, &stderr)
+	err := run(context.Background(), env(map[string]string{"SLACK_BOT_TOKEN": "xoxb-0123-token"}), &stderr, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "APPROVALS_TABLE") {
 		t.Errorf("run = %v, want an error naming APPROVALS_TABLE", err)
 	}

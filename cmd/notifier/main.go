@@ -10,11 +10,14 @@
 // It logs to stderr and writes one CloudWatch Embedded Metric Format line
 // per invocation to stdout (namespace SlackApprovals, dimension Function).
 //
-// Environment: SLACK_BOT_TOKEN and APPROVALS_TABLE (required), SLACK_API_URL,
-// APPROVALS_RETENTION, LOG_LEVEL, and the AWS SDK's own variables
-// (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SFN, …). It calls
-// Step Functions only for SendTaskHeartbeat, to tell whether an older
-// request of the same execution and state still waits.
+// Environment: SLACK_SECRET_ARN (deployed: the Secrets Manager secret
+// whose JSON key botToken is read at cold start, and again when Slack
+// refuses the token) or SLACK_BOT_TOKEN (local use), APPROVALS_TABLE,
+// SLACK_API_URL, APPROVALS_RETENTION, LOG_LEVEL, and the AWS SDK's own
+// variables (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SFN,
+// AWS_ENDPOINT_URL_SECRETS_MANAGER, …). It calls Step Functions only for
+// SendTaskHeartbeat, to tell whether an older request of the same
+// execution and state still waits.
 package main
 
 import (
@@ -29,15 +32,18 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/internal/emf"
 	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/internal/slacksecret"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -48,8 +54,9 @@ import (
 // The handler is served as a raw lambda.Handler, so a payload that is not
 // JSON still reaches it (and fails as InvalidApprovalRequest).
 var (
-	_ lambda.Handler  = (*notifier.Handler)(nil)
-	_ notifier.Poster = (*slackbot.Poster)(nil)
+	_ lambda.Handler       = (*notifier.Handler)(nil)
+	_ notifier.Poster      = (*slackbot.TokenPoster)(nil)
+	_ slackbot.TokenSource = (*slacksecret.Source)(nil)
 )
 
 // outboundTimeout bounds each HTTP call to Slack and DynamoDB; the Lambda
@@ -85,7 +92,8 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 }
 
 // newHandler wires the DynamoDB store, the Step Functions client and the
-// Slack poster into the notifier handler. It makes no network calls.
+// Slack poster into the notifier handler. Its only network call reads the
+// bot token from Secrets Manager, when SLACK_SECRET_ARN names it.
 func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Handler, error) {
 	logger := logging.New(stderr, cfg.LogLevel)
 
@@ -104,10 +112,24 @@ func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Ha
 	service := workflow.NewService(dynamo.New(db, cfg.Table), resumer, nil)
 	service.Retention = cfg.Retention
 
-	api := slack.New(cfg.BotToken,
-		slack.OptionAPIURL(cfg.APIURL),
-		slack.OptionHTTPClient(&http.Client{Timeout: outboundTimeout}))
+	poster, err := slackbot.NewTokenPoster(ctx, tokenSource(cfg, awsCfg), func(token string) *slackbot.Poster {
+		return slackbot.NewPoster(slack.New(token,
+			slack.OptionAPIURL(cfg.APIURL),
+			slack.OptionHTTPClient(&http.Client{Timeout: outboundTimeout})))
+	})
+	if err != nil {
+		return nil, err
+	}
 
 	logger.Info("notifier ready", zap.String("table", cfg.Table), zap.String("slack_api_url", cfg.APIURL))
-	return notifier.New(service, slackbot.NewPoster(api), logger), nil
+	return notifier.New(service, poster, logger), nil
+}
+
+// tokenSource is where the bot token comes from: the secret, or the
+// environment.
+func tokenSource(cfg config, awsCfg aws.Config) slackbot.TokenSource {
+	if cfg.SecretARN != "" {
+		return slacksecret.New(secretsmanager.NewFromConfig(awsCfg), cfg.SecretARN)
+	}
+	return slackbot.StaticToken(cfg.BotToken)
 }

@@ -171,7 +171,9 @@ func TestRunServesDefinitionsAndStops(t *testing.T) {
 func TestRunServesShippedDefinitions(t *testing.T) {
 	t.Parallel()
 	s := startRun(t, "-definitions", filepath.Join("..", "..", "workflow", "definitions"),
-		"-substitute", "Channel=C0PUBLISH", "-substitute", "Approvers=U0ALICE,S0EDITORS", "-substitute", "EscalationApprovers=S0LEADS")
+		"-substitute", "Channel=C0PUBLISH", "-substitute", "Approvers=U0ALICE,S0EDITORS", "-substitute", "EscalationApprovers=S0LEADS",
+		"-substitute", "NotifierFunctionArn=approvals-notifier", "-substitute", "DraftAgentFunctionArn=draft-agent", "-substitute", "PublishFunctionArn=publish",
+		"-substitute", "FileRejectionFunctionArn=file-rejection", "-substitute", "ProcessItemFunctionArn=process-item")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	client := newClient(s.url)
@@ -195,8 +197,10 @@ func TestRunServesShippedDefinitions(t *testing.T) {
 
 	var stdout, stderr syncBuffer
 	err = run(ctx, []string{"-addr", "127.0.0.1:0", "-definitions", filepath.Join("..", "..", "workflow", "definitions")}, env(nil), &stdout, &stderr)
-	const want = "approve-or-escalate.asl.json: substitute the definition's placeholders: ${Approvers}, ${Channel}, ${EscalationApprovers} have no value: " +
-		"pass -substitute Approvers=… -substitute Channel=… -substitute EscalationApprovers=…"
+	const want = "approve-or-escalate.asl.json: substitute the definition's placeholders: ${Approvers}, ${Channel}, ${DraftAgentFunctionArn}, ${EscalationApprovers}, " +
+		"${FileRejectionFunctionArn}, ${NotifierFunctionArn}, ${PublishFunctionArn} have no value: " +
+		"pass -substitute Approvers=… -substitute Channel=… -substitute DraftAgentFunctionArn=… -substitute EscalationApprovers=… " +
+		"-substitute FileRejectionFunctionArn=… -substitute NotifierFunctionArn=… -substitute PublishFunctionArn=…"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("run without -substitute = %v, want an error naming the placeholders and the flag", err)
 	}

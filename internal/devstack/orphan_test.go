@@ -89,7 +89,10 @@ func TestRetriedRequestReplacesTheOrphan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := definitions.Substitute(raw, map[string]string{definitions.Channel: channel, definitions.Approvers: alice})
+	def, err := definitions.Substitute(raw, map[string]string{
+		definitions.Channel: channel, definitions.Approvers: alice,
+		definitions.NotifierFunctionArn: devstack.NotifierFunction, definitions.DraftAgentFunctionArn: "draft-agent", definitions.PublishFunctionArn: "publish",
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

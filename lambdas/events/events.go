@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/internal/emf"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -54,6 +55,11 @@ type Handler struct {
 	// Slack calls, so the invocation ends on its own rather than by the
 	// function timeout; messages left are the sweeper's.
 	SlackReserve time.Duration
+	// Metrics, when set, gets the CloudWatch EMF lines of each invocation
+	// (see measure). Set it before the first invocation.
+	Metrics *emf.Logger
+
+	now func() time.Time // times the invocation for Duration
 }
 
 // slackFailureLimit is how many Slack calls in a row may fail before an
@@ -64,7 +70,7 @@ const slackFailureLimit = 2
 // New returns a Handler that closes requests through service and updates
 // their messages with poster, logging to logger.
 func New(service *workflow.Service, poster Poster, logger *zap.Logger) *Handler {
-	return &Handler{service: service, poster: poster, logger: logger, SlackReserve: 3 * time.Second}
+	return &Handler{service: service, poster: poster, logger: logger, SlackReserve: 3 * time.Second, now: time.Now}
 }
 
 // Handle acts on one execution status change event. For an execution that
@@ -84,13 +90,29 @@ func New(service *workflow.Service, poster Poster, logger *zap.Logger) *Handler 
 // asynchronous invocation repeats the event; what was closed before the
 // failure has its message updated first.
 func (h *Handler) Handle(ctx context.Context, payload []byte) (Response, error) {
-	start := time.Now()
+	start := h.now()
+	var o outcome
+	resp, err := h.handle(ctx, payload, start, &o)
+	h.measure(o, err, h.now().Sub(start))
+	return resp, err
+}
+
+// outcome is what an invocation did, for its metrics.
+type outcome struct {
+	malformed     bool
+	status        workflow.ExecutionStatus // of an ended execution, else ""
+	closed        int
+	slackFailures int
+}
+
+func (h *Handler) handle(ctx context.Context, payload []byte, start time.Time, o *outcome) (Response, error) {
 	log := h.logger
 	if lc, ok := lambdacontext.FromContext(ctx); ok {
 		log = log.With(zap.String("aws_request_id", lc.AwsRequestID))
 	}
 	x, err := parseEvent(payload)
 	if err != nil {
+		o.malformed = true
 		log.Warn("event ignored: not a Step Functions execution status change event", zap.String("reason", err.Error()))
 		return Response{Closed: []string{}, Ignored: err.Error()}, nil
 	}
@@ -101,12 +123,14 @@ func (h *Handler) Handle(ctx context.Context, payload []byte) (Response, error) 
 		log.Debug("event ignored: the execution has not ended")
 		return resp, nil
 	}
+	o.status = x.Status
 	closed, cerr := h.service.CloseExecution(ctx, x)
 	for _, a := range closed {
 		resp.Closed = append(resp.Closed, a.ID)
 	}
-	resp.Unsynced = h.announce(ctx, closed, log)
-	fields := []zap.Field{zap.Strings("closed", resp.Closed), zap.Duration("duration", time.Since(start))}
+	o.closed = len(closed)
+	resp.Unsynced, o.slackFailures = h.announce(ctx, closed, log)
+	fields := []zap.Field{zap.Strings("closed", resp.Closed), zap.Duration("duration", h.now().Sub(start))}
 	if len(resp.Unsynced) > 0 {
 		fields = append(fields, zap.Strings("unsynced", resp.Unsynced))
 	}
@@ -130,15 +154,14 @@ func (h *Handler) Handle(ctx context.Context, payload []byte) (Response, error) 
 
 // announce updates the messages of the closed approvals and replies in
 // their threads, and returns the IDs of those whose message it did not
-// update (left to the sweeper).
-func (h *Handler) announce(ctx context.Context, closed []workflow.Approval, log *zap.Logger) []string {
+// update (left to the sweeper) and how many Slack calls failed.
+func (h *Handler) announce(ctx context.Context, closed []workflow.Approval, log *zap.Logger) (left []string, slackFailures int) {
 	slackCtx := ctx
 	if deadline, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc
 		slackCtx, cancel = context.WithDeadline(ctx, deadline.Add(-h.SlackReserve))
 		defer cancel()
 	}
-	var left []string
 	failures := 0
 	for _, a := range closed {
 		alog := log.With(zap.String("approval_id", a.ID))
@@ -151,6 +174,7 @@ func (h *Handler) announce(ctx context.Context, closed []workflow.Approval, log 
 		}
 		if err := h.poster.UpdateMessage(slackCtx, a); err != nil {
 			failures++
+			slackFailures++
 			left = append(left, a.ID)
 			alog.Warn("request message not updated; the bot's sweeper will", zap.Error(err))
 			continue
@@ -161,10 +185,11 @@ func (h *Handler) announce(ctx context.Context, closed []workflow.Approval, log 
 		}
 		if err := h.poster.PostReply(slackCtx, a); err != nil {
 			failures++
+			slackFailures++
 			alog.Warn("thread reply not posted", zap.Error(err))
 		}
 	}
-	return left
+	return left, slackFailures
 }
 
 // Invoke implements aws-lambda-go's lambda.Handler, so the raw payload

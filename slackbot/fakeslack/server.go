@@ -85,6 +85,7 @@ type Server struct {
 	closed  bool
 	changed chan struct{}
 	seq     int
+	revoked map[string]bool // bot tokens RotateBotToken replaced
 
 	api    apiState
 	chat   chatState
@@ -161,7 +162,24 @@ func (s *Server) APIURL() string { return s.base + "/api/" }
 func (s *Server) URL() string { return s.base + "/" }
 
 // BotToken is the xoxb token the fake accepts.
-func (s *Server) BotToken() string { return s.opts.BotToken }
+func (s *Server) BotToken() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.BotToken
+}
+
+// RotateBotToken makes next the bot token the fake accepts, as when the
+// app's token is revoked and a new one issued: from then on the old token
+// is answered with token_revoked.
+func (s *Server) RotateBotToken(next string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.revoked == nil {
+		s.revoked = map[string]bool{}
+	}
+	s.revoked[s.opts.BotToken] = true
+	s.opts.BotToken = next
+}
 
 // AppToken is the xapp token the fake accepts for apps.connections.open.
 func (s *Server) AppToken() string { return s.opts.AppToken }

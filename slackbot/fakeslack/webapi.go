@@ -155,13 +155,19 @@ func withoutToken(params url.Values) url.Values {
 
 // authenticate never puts the token into the error: Slack does not either.
 func (s *Server) authenticate(token string, wantApp bool) *apiError {
-	want, other := s.opts.BotToken, s.opts.AppToken
+	s.mu.Lock()
+	want, other, revoked := s.opts.BotToken, s.opts.AppToken, s.revoked[token]
+	s.mu.Unlock()
 	if wantApp {
 		want, other = other, want
 	}
-	switch token {
-	case "":
+	switch {
+	case token == "":
 		return errCode("not_authed")
+	case revoked:
+		return errCode("token_revoked")
+	}
+	switch token {
 	case want:
 		return nil
 	case other:

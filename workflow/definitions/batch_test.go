@@ -37,7 +37,7 @@ type batchFixture struct {
 // times as failTimes says, then succeeds.
 func newBatchFixture(t *testing.T, failTimes map[string]int) *batchFixture {
 	f := &batchFixture{harness: newHarness(t), failTimes: failTimes}
-	register(f.harness, "process-item", func(in item) (map[string]any, error) {
+	register(f.harness, processItemFunction, func(in item) (map[string]any, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.processed = append(f.processed, in.ID)

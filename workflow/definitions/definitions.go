@@ -9,10 +9,11 @@
 // Substitute fills the same way in Go. An execution's input only names
 // who asks (requestedBy) and is refused if it names approvers.
 //
-// Each definition names its Lambda functions by plain names
-// ("approvals-notifier", "draft-agent", …); to deploy elsewhere, replace
-// each with the function's ARN. The tests run every definition on the
-// local engine with the real notifier registered under NotifierFunction.
+// The Lambda functions each definition invokes are placeholders too
+// (${NotifierFunctionArn}, ${DraftAgentFunctionArn}, …), so a definition
+// is deployed as it is, never edited by hand. The tests run every
+// definition on the local engine with the real notifier registered under
+// the name they substitute for NotifierFunctionArn.
 package definitions
 
 import (
@@ -21,10 +22,6 @@ import (
 	"io/fs"
 	"strings"
 )
-
-// NotifierFunction is the FunctionName the definitions give the notifier
-// Lambda; replace it with your notifier's ARN.
-const NotifierFunction = "approvals-notifier"
 
 // The shipped definitions, by file name.
 const (

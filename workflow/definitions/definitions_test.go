@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -78,10 +79,11 @@ func TestValidateCatchesMistakes(t *testing.T) {
 	}
 }
 
-// TestNotifierIsReplaceable checks what the README promises: every
-// approval state invokes the notifier by the one placeholder name, so a
-// single substitution deploys a definition.
-func TestNotifierIsReplaceable(t *testing.T) {
+// TestFunctionsArePlaceholders checks what the README promises: every
+// approval state invokes the notifier through ${NotifierFunctionArn}, and
+// every other function is a placeholder too, so a definition deploys
+// unedited with DefinitionSubstitutions.
+func TestFunctionsArePlaceholders(t *testing.T) {
 	t.Parallel()
 	for _, name := range definitions.Names() {
 		def, err := definitions.Load(name)
@@ -89,12 +91,19 @@ func TestNotifierIsReplaceable(t *testing.T) {
 			t.Fatal(err)
 		}
 		callbacks := strings.Count(string(def), "lambda:invoke.waitForTaskToken")
-		notifiers := strings.Count(string(def), `"FunctionName": "`+definitions.NotifierFunction+`"`)
+		notifiers := strings.Count(string(def), `"FunctionName": "${`+definitions.NotifierFunctionArn+`}"`)
 		if callbacks == 0 || callbacks != notifiers {
-			t.Errorf("%s: %d waitForTaskToken states, %d invoke %q; want the same, at least one", name, callbacks, notifiers, definitions.NotifierFunction)
+			t.Errorf("%s: %d waitForTaskToken states, %d invoke ${%s}; want the same, at least one", name, callbacks, notifiers, definitions.NotifierFunctionArn)
+		}
+		for _, m := range functionName.FindAllStringSubmatch(string(def), -1) {
+			if !strings.HasPrefix(m[1], "${") || !strings.HasSuffix(m[1], "FunctionArn}") {
+				t.Errorf("%s: FunctionName %q is not a ${…FunctionArn} placeholder", name, m[1])
+			}
 		}
 	}
 }
+
+var functionName = regexp.MustCompile(`"FunctionName":\s*"([^"]*)"`)
 
 // TestApproversComeFromTheDefinition checks the trust model of every
 // shipped workflow: each approval state takes the channel and the

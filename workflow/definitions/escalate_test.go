@@ -25,7 +25,7 @@ type escalateFixture struct {
 
 func newEscalateFixture(t *testing.T) *escalateFixture {
 	f := &escalateFixture{publishFixture: newPublishFixture(t), filed: &calls[rejectionRequest]{}}
-	register(f.harness, "file-rejection", func(in rejectionRequest) (map[string]string, error) {
+	register(f.harness, fileRejectionFunction, func(in rejectionRequest) (map[string]string, error) {
 		f.filed.add(in)
 		return map[string]string{"ticket": "REJ-1"}, nil
 	})

@@ -39,7 +39,7 @@ const (
 var epoch = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 
 // harness runs definitions on the local engine with the real notifier
-// registered as the Lambda function "approvals-notifier", and plays the
+// registered as the Lambda function notifierFunction, and plays the
 // approver through workflow.Service.Decide, whose resumes go through the
 // production stepfunctions.Resumer and the real aws-sdk-go-v2 sfn client
 // to the engine's Step Functions API server.
@@ -74,7 +74,7 @@ func newHarness(t *testing.T) *harness {
 	directory := workflowtest.NewDirectory(map[string][]string{escalation: {boss}})
 	h.service = workflow.NewService(h.store, resumer, directory)
 	h.service.Now = h.clock.Now
-	h.lambdas.Register(definitions.NotifierFunction, notifier.New(h.service, h.poster, zap.NewNop()).Invoke)
+	h.lambdas.Register(notifierFunction, notifier.New(h.service, h.poster, zap.NewNop()).Invoke)
 	return h
 }
 
@@ -93,12 +93,32 @@ func register[In, Out any](h *harness, name string, fn func(In) (Out, error)) {
 	})
 }
 
+// The names the tests register their Lambda functions under.
+const (
+	notifierFunction      = "approvals-notifier"
+	draftAgentFunction    = "draft-agent"
+	publishFunction       = "publish"
+	fileRejectionFunction = "file-rejection"
+	processItemFunction   = "process-item"
+)
+
+// functionARN is the ARN a deployment substitutes for a function: the
+// engine invokes the function registered under its name.
+func functionARN(name string) string {
+	return "arn:aws:lambda:us-east-1:123456789012:function:" + name
+}
+
 // deployed are the DefinitionSubstitutions the tests deploy with.
 func deployed() map[string]string {
 	return map[string]string{
-		definitions.Channel:             channel,
-		definitions.Approvers:           approver,
-		definitions.EscalationApprovers: escalation,
+		definitions.Channel:                  channel,
+		definitions.Approvers:                approver,
+		definitions.EscalationApprovers:      escalation,
+		definitions.NotifierFunctionArn:      functionARN(notifierFunction),
+		definitions.DraftAgentFunctionArn:    functionARN(draftAgentFunction),
+		definitions.PublishFunctionArn:       functionARN(publishFunction),
+		definitions.FileRejectionFunctionArn: functionARN(fileRejectionFunction),
+		definitions.ProcessItemFunctionArn:   functionARN(processItemFunction),
 	}
 }
 

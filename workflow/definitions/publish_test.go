@@ -53,11 +53,11 @@ type publishFixture struct {
 // on its nth call) and the publish function.
 func newPublishFixture(t *testing.T) *publishFixture {
 	f := &publishFixture{harness: newHarness(t), drafts: &calls[draftRequest]{}, published: &calls[publishRequest]{}}
-	register(f.harness, "draft-agent", func(in draftRequest) (draftReply, error) {
+	register(f.harness, draftAgentFunction, func(in draftRequest) (draftReply, error) {
 		n := f.drafts.add(in)
 		return draftReply{Drafts: drafts(in.Topic, n), Summary: fmt.Sprintf("Two takes on %s, version %d.", in.Topic, n)}, nil
 	})
-	register(f.harness, "publish", func(in publishRequest) (map[string]string, error) {
+	register(f.harness, publishFunction, func(in publishRequest) (map[string]string, error) {
 		n := f.published.add(in)
 		return map[string]string{"url": fmt.Sprintf("https://blog.example.com/posts/%d", n)}, nil
 	})

@@ -21,6 +21,25 @@ const (
 	EscalationApprovers = "EscalationApprovers"
 )
 
+// The placeholders of the Lambda functions the shipped definitions invoke:
+// each takes a function's ARN (or its name, which lambda:invoke also
+// accepts, in the state machine's account and Region).
+const (
+	// NotifierFunctionArn is the notifier (cmd/notifier), in every
+	// definition.
+	NotifierFunctionArn = "NotifierFunctionArn"
+	// DraftAgentFunctionArn drafts posts (publish-with-approval, its
+	// JSONata version, approve-or-escalate).
+	DraftAgentFunctionArn = "DraftAgentFunctionArn"
+	// PublishFunctionArn publishes the approved draft (the same three).
+	PublishFunctionArn = "PublishFunctionArn"
+	// FileRejectionFunctionArn records a rejection (approve-or-escalate).
+	FileRejectionFunctionArn = "FileRejectionFunctionArn"
+	// ProcessItemFunctionArn processes one item
+	// (batch-with-approved-retries).
+	ProcessItemFunctionArn = "ProcessItemFunctionArn"
+)
+
 // placeholder matches a ${Name} left in a definition.
 var placeholder = regexp.MustCompile(`\$\{[A-Za-z0-9_.:-]+\}`)
 

@@ -72,11 +72,13 @@ func TestSubstituteRefuses(t *testing.T) {
 // needs, as the README documents them.
 func TestShippedPlaceholders(t *testing.T) {
 	t.Parallel()
+	publish := []string{definitions.Approvers, definitions.Channel, definitions.DraftAgentFunctionArn, definitions.NotifierFunctionArn, definitions.PublishFunctionArn}
 	want := map[string][]string{
-		definitions.PublishWithApproval:        {definitions.Approvers, definitions.Channel},
-		definitions.PublishWithApprovalJSONata: {definitions.Approvers, definitions.Channel},
-		definitions.ApproveOrEscalate:          {definitions.Approvers, definitions.Channel, definitions.EscalationApprovers},
-		definitions.BatchWithApprovedRetries:   {definitions.Approvers, definitions.Channel},
+		definitions.PublishWithApproval:        publish,
+		definitions.PublishWithApprovalJSONata: publish,
+		definitions.ApproveOrEscalate: {definitions.Approvers, definitions.Channel, definitions.DraftAgentFunctionArn, definitions.EscalationApprovers,
+			definitions.FileRejectionFunctionArn, definitions.NotifierFunctionArn, definitions.PublishFunctionArn},
+		definitions.BatchWithApprovedRetries: {definitions.Approvers, definitions.Channel, definitions.NotifierFunctionArn, definitions.ProcessItemFunctionArn},
 	}
 	for _, name := range definitions.Names() {
 		raw, err := definitions.Load(name)
