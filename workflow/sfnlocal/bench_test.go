@@ -171,3 +171,42 @@ func BenchmarkCallbackLatency(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
 }
+
+// BenchmarkStopReleasesCPU measures how long an execution busy in a
+// JSONata evaluation keeps the CPU after StopExecution: each op starts an
+// execution whose Output is a $distinct of 200,000 numbers (about a
+// minute of comparisons), lets it run, stops it and times StopExecution
+// until Close has seen every goroutine of the engine return.
+func BenchmarkStopReleasesCPU(b *testing.B) {
+	const def = `{"QueryLanguage":"JSONata","StartAt":"P","States":{"P":{"Type":"Pass","Output":"{% $count($distinct([1..200000])) %}","End":true}}}`
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		e := New(Options{})
+		sm := benchMachine(b, e, def)
+		out, err := e.StartExecution(ctx, StartExecutionInput{StateMachineArn: sm})
+		if err != nil {
+			b.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			h, err := e.GetExecutionHistory(ctx, GetExecutionHistoryInput{ExecutionArn: out.ExecutionArn})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(h.Events) >= 2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				b.Fatal("the Pass state was never entered")
+			}
+			runtime.Gosched()
+		}
+		time.Sleep(20 * time.Millisecond) // let the evaluation reach $distinct; this is the load, not a synchronisation
+		b.StartTimer()
+		if _, err := e.StopExecution(ctx, StopExecutionInput{ExecutionArn: out.ExecutionArn}); err != nil {
+			b.Fatal(err)
+		}
+		e.Close()
+	}
+}

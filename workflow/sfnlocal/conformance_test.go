@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +45,10 @@ type conformanceFixture struct {
 	// index, length, resource, …). error and cause are always compared:
 	// leaving them out means AWS records none.
 	History []map[string]json.RawMessage `json:"history"`
+	// Recording is the history as the snapshot holds it, copied as is
+	// (LocalStack's form: details under "<type>EventDetails", JSON texts
+	// as values), instead of History; see fromRecording.
+	Recording []map[string]json.RawMessage `json:"recording"`
 }
 
 // fixtureTask is one answer of a Task state: a result (for a callback,
@@ -134,8 +141,55 @@ func readFixture(t *testing.T, file string) conformanceFixture {
 	if f.Source.Repo == "" || f.Source.Path == "" || f.Source.Test == "" {
 		t.Fatalf("%s: the fixture does not name the recording it reflects", file)
 	}
+	if f.Recording != nil {
+		if f.History != nil {
+			t.Fatalf("%s: a fixture has a history or a recording, not both", file)
+		}
+		f.History = fromRecording(t, f.Recording)
+	}
 	return f
 }
+
+// fromRecording turns events copied from a LocalStack snapshot into
+// History entries: the details move up beside id and type. What the
+// snapshot masked is not compared: a timestamp, the role, a value
+// LocalStack replaced with a "<placeholder>", and an id written [0] (the
+// ids of Parallel branch events, whose order LocalStack does not keep: such
+// events are compared as a set, see compareHistory).
+func fromRecording(t *testing.T, events []map[string]json.RawMessage) []map[string]json.RawMessage {
+	t.Helper()
+	out := make([]map[string]json.RawMessage, len(events))
+	for i, ev := range events {
+		e := map[string]json.RawMessage{}
+		for k, v := range ev {
+			switch {
+			case k == "timestamp":
+			case strings.HasSuffix(k, "EventDetails"):
+				var details map[string]json.RawMessage
+				if err := json.Unmarshal(v, &details); err != nil {
+					t.Fatalf("recording event %d: %s: %v", i+1, k, err)
+				}
+				for dk, dv := range details {
+					if dk == "roleArn" || placeholder.Match(dv) {
+						continue
+					}
+					e[dk] = dv
+				}
+			default:
+				e[k] = v
+			}
+		}
+		if id := e["id"]; len(id) > 0 && id[0] == '[' {
+			e["id"], e["previousEventId"] = json.RawMessage("null"), json.RawMessage("null")
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// placeholder matches a JSON value holding one of LocalStack's
+// replacements of a recorded value ("<region>", "<uuid:1>").
+var placeholder = regexp.MustCompile(`<[A-Za-z_:0-9.\-]+>`)
 
 func runFixture(t *testing.T, f conformanceFixture) {
 	integ := &fixtureIntegration{tasks: f.Tasks, tokens: make(chan string, len(f.Tasks)+1)}
@@ -220,10 +274,60 @@ func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
 	} else if len(got) != len(want) {
 		t.Errorf("history has %d events, want %d\ngot  %v", len(got), len(want), eventTypes(got))
 	}
+	masked := map[int]bool{}
 	for i := 0; i < len(want) && i < len(got); i++ {
+		if string(want[i]["id"]) == "null" {
+			masked[i] = true
+			continue
+		}
 		compareEvent(t, i, got[i], want[i])
 	}
+	compareMasked(t, got, want, masked)
 }
+
+// compareMasked compares the events whose ids the recording masked as a
+// set: each recorded one must match one recorded event at a masked
+// position, whatever the order.
+func compareMasked(t *testing.T, got []HistoryEvent, want []map[string]json.RawMessage, masked map[int]bool) {
+	t.Helper()
+	var pool []HistoryEvent
+	for i := range masked {
+		pool = append(pool, got[i])
+	}
+	for i := range want {
+		if !masked[i] {
+			continue
+		}
+		found := -1
+		for j, ev := range pool {
+			w := maps.Clone(want[i])
+			w["id"], w["previousEventId"] = json.RawMessage(strconv.FormatInt(ev.ID, 10)), json.RawMessage(strconv.FormatInt(ev.PreviousEventID, 10))
+			if eventMatches(ev, w) {
+				found = j
+				break
+			}
+		}
+		if found < 0 {
+			t.Errorf("no event matches recorded event %d (%s, id masked): %s", i+1, want[i]["type"], want[i])
+			continue
+		}
+		pool = append(pool[:found], pool[found+1:]...)
+	}
+}
+
+// eventMatches reports whether compareEvent finds no difference.
+func eventMatches(ev HistoryEvent, want map[string]json.RawMessage) bool {
+	r := &recorder{}
+	compareEventTo(r, 0, ev, want)
+	return !r.failed
+}
+
+// recorder collects compareEventTo's complaints without failing a test.
+type recorder struct{ failed bool }
+
+func (r *recorder) Helper()               {}
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) Fatalf(string, ...any) { r.failed = true }
 
 func eventTypes(events []HistoryEvent) []string {
 	out := make([]string, len(events))
@@ -238,6 +342,18 @@ func eventTypes(events []HistoryEvent) []string {
 var jsonTextFields = map[string]bool{"input": true, "output": true, "parameters": true}
 
 func compareEvent(t *testing.T, i int, ev HistoryEvent, want map[string]json.RawMessage) {
+	t.Helper()
+	compareEventTo(t, i, ev, want)
+}
+
+// reporter is what compareEventTo reports to: a *testing.T or a recorder.
+type reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func compareEventTo(t reporter, i int, ev HistoryEvent, want map[string]json.RawMessage) {
 	t.Helper()
 	b, err := json.Marshal(ev)
 	if err != nil {

@@ -16,6 +16,10 @@ type mapItem struct {
 	key   *string
 }
 
+// retryable are the state types that may retry, the only ones whose
+// $$.State has a RetryCount on AWS.
+var retryable = map[string]bool{"Task": true, "Parallel": true, "Map": true}
+
 // contextObject builds $$ (JSONata: $states.context) for the current state,
 // its members in the order AWS documents them: Execution, State,
 // StateMachine, Task, Map.
@@ -31,7 +35,11 @@ func (t *thread) contextObject() *jsonvalue.Object {
 		"RedriveCount", jsonvalue.Int(0),
 	))
 	if t.st != nil {
-		c.Set("State", jsonvalue.ObjectOf("EnteredTime", isoTime(t.entered), "Name", t.st.name, "RetryCount", jsonvalue.Int(int64(t.retryCount))))
+		state := jsonvalue.ObjectOf("EnteredTime", isoTime(t.entered), "Name", t.st.name)
+		if retryable[t.st.typ] {
+			state.Set("RetryCount", jsonvalue.Int(int64(t.retryCount)))
+		}
+		c.Set("State", state)
 	}
 	c.Set("StateMachine", jsonvalue.ObjectOf("Id", x.m.arn, "Name", x.m.name))
 	if t.token != "" {

@@ -46,7 +46,7 @@ func (t *thread) template(name string, tmpl any, input any) (any, *stateError) {
 func (t *thread) evalError(err error, input any) *stateError {
 	var je *jsonata.Error
 	if errors.As(err, &je) {
-		return &stateError{Name: je.Name, Cause: je.Message}
+		return &stateError{Name: je.Name, Cause: t.located(je.Message)}
 	}
 	var ie *intrinsics.Error
 	if errors.As(err, &ie) {
@@ -66,7 +66,28 @@ func (t *thread) evalError(err error, input any) *stateError {
 
 // runtimef is a States.Runtime error located at the current state.
 func (t *thread) runtimef(format string, args ...any) *stateError {
-	return &stateError{Name: errRuntime, Cause: fmt.Sprintf("An error occurred while executing the state '%s' (entered at the event id #%d). ", t.st.name, t.enteredID) + fmt.Sprintf(format, args...)}
+	return &stateError{Name: errRuntime, Cause: t.located(fmt.Sprintf(format, args...))}
+}
+
+// located prefixes a runtime error's message with the state it happened
+// in, as AWS does for States.Runtime and JSONata's
+// States.QueryEvaluationError.
+func (t *thread) located(msg string) string {
+	return fmt.Sprintf("An error occurred while executing the state '%s' (entered at the event id #%d). ", t.st.name, t.enteredID) + msg
+}
+
+// noMatch is AWS's cause for a path field (InputPath, OutputPath,
+// ItemsPath, SecondsPath, …) whose path selects nothing: "Invalid path
+// '$.a.b' : Missing property in path $['a']".
+func (t *thread) noMatch(path string, err error) *stateError {
+	var nm *jsonpath.NoMatchError
+	if errors.As(err, &nm) && nm.Reason != "" {
+		return t.runtimef("Invalid path '%s' : %s", path, nm.Reason)
+	}
+	if nm != nil {
+		return t.runtimef("Invalid path '%s' : No results for path: %s", path, path)
+	}
+	return t.runtimef("Invalid path '%s' : %v", path, err)
 }
 
 // pathValue applies InputPath, OutputPath or ItemsPath: absent is "$",
@@ -80,11 +101,7 @@ func (t *thread) pathValue(p optPath, input any) (any, *stateError) {
 	}
 	v, err := t.resolver(input)(p.path)
 	if err != nil {
-		var nm *jsonpath.NoMatchError
-		if errors.As(err, &nm) {
-			return nil, t.runtimef("Invalid path '%s' : No results for path: %s", p.path, p.path)
-		}
-		return nil, t.runtimef("Invalid path '%s' : %v", p.path, err)
+		return nil, t.noMatch(p.path, err)
 	}
 	return v, nil
 }
@@ -138,7 +155,7 @@ func (t *thread) jsonataField(name string, v any, vars jsonata.Vars) (any, *stat
 	})
 	var p *evalPanic
 	if errors.As(err, &p) {
-		return nil, &stateError{Name: errQueryEvaluation, Cause: p.Error()}
+		return nil, &stateError{Name: errQueryEvaluation, Cause: t.located(p.Error())}
 	}
 	if err != nil {
 		return nil, t.evalError(err, nil)

@@ -84,6 +84,10 @@ type stateError struct {
 	heartbeat bool
 	// nullName is set when SendTaskFailure carried no error name.
 	nullName, nullCause bool
+	// evaluation, when set, is recorded in an EvaluationFailed event
+	// before the state fails, as AWS records errors found evaluating a
+	// state's fields (Map's Items).
+	evaluation *EvaluationFailedEventDetails
 	// taskResult marks a States.DataLimitExceeded raised for a task's
 	// result: AWS fails the task with it, and Retry and Catch (States.ALL
 	// included) take it like any task failure.

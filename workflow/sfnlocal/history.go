@@ -87,6 +87,7 @@ const (
 	EventMapRunStarted          = "MapRunStarted"
 	EventMapRunSucceeded        = "MapRunSucceeded"
 	EventMapRunFailed           = "MapRunFailed"
+	EventEvaluationFailed       = "EvaluationFailed"
 )
 
 // StateEntered and StateExited build "<Type>StateEntered" and
@@ -199,6 +200,15 @@ type MapRunEventDetails struct {
 	MapRunArn string `json:"mapRunArn,omitempty"`
 	Error     string `json:"error,omitempty"`
 	Cause     string `json:"cause,omitempty"`
+}
+
+// EvaluationFailedEventDetails details EvaluationFailed: the error found
+// evaluating a state's field, the field (location) and the state.
+type EvaluationFailedEventDetails struct {
+	Error    string `json:"error,omitempty"`
+	Cause    string `json:"cause,omitempty"`
+	Location string `json:"location,omitempty"`
+	State    string `json:"state"`
 }
 
 // withoutData returns details with inputs, outputs and parameters removed,

@@ -17,6 +17,9 @@ func (t *thread) runMap() flow {
 	st := t.st
 	items, in, serr := t.mapItems()
 	if serr != nil {
+		if serr.evaluation != nil {
+			t.failEvent = EventMapStateFailed
+		}
 		return t.fail(serr)
 	}
 	inputs := make([]any, len(items))
@@ -25,7 +28,7 @@ func (t *thread) runMap() flow {
 			return t.fail(serr)
 		}
 	}
-	maxConc, serr := t.mapNumber("MaxConcurrency", st.maxConcurrency, st.maxConcurrencyPath, in)
+	maxConc, serr := t.mapNumber("MaxConcurrency", st.maxConcurrency, st.maxConcurrencyPath, in, t.maxConcurrencyFromPath)
 	if serr != nil {
 		return t.fail(serr)
 	}
@@ -38,13 +41,22 @@ func (t *thread) runMap() flow {
 	}
 	g := &group{t: t, isMap: true, distributed: st.distributed, defs: func(int) *definition { return st.processor },
 		maxConc: int(maxConc), vars: t.vars, tolCount: -1, tolPercent: -1}
+	x := t.x
 	if st.distributed {
 		g.vars = nil
-		if g.tolPercent, serr = t.mapNumber("ToleratedFailurePercentage", st.toleratedPercent, st.toleratedPctPath, in); serr != nil {
-			return t.fail(serr)
+		// AWS reads the tolerances after MapStateStarted, but its failure
+		// follows MapStateEntered, as a state-level field's would.
+		var count float64
+		g.tolPercent, serr = t.mapNumber("ToleratedFailurePercentage", st.toleratedPercent, st.toleratedPctPath, in, t.toleratedPercentFromPath)
+		if serr == nil {
+			count, serr = t.mapNumber("ToleratedFailureCount", st.toleratedCount, st.toleratedCountPath, in, t.toleratedCountFromPath)
 		}
-		count, serr := t.mapNumber("ToleratedFailureCount", st.toleratedCount, st.toleratedCountPath, in)
 		if serr != nil {
+			x.mu.Lock()
+			entered := t.lastID
+			t.recordLocked(EventMapStateStarted, &MapStateStartedEventDetails{Length: len(items)})
+			t.lastID = entered
+			x.mu.Unlock()
 			return t.fail(serr)
 		}
 		g.tolCount = int64(min(count, 1<<53)) // beyond any item count; a float past MaxInt64 would not convert
@@ -54,7 +66,6 @@ func (t *thread) runMap() flow {
 	}
 	g.inputs = inputs
 
-	x := t.x
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	t.recordLocked(EventMapStateStarted, &MapStateStartedEventDetails{Length: len(items)})
@@ -94,7 +105,7 @@ func (t *thread) mapItems() ([]any, any, *stateError) {
 		}
 		items, ok := v.([]any)
 		if !ok {
-			return nil, nil, &stateError{Name: errQueryEvaluation, Cause: fmt.Sprintf("The Items field must evaluate to a JSON array, not %s", jsonvalue.TypeName(v))}
+			return nil, nil, t.itemsError(v)
 		}
 		return items, t.input, nil
 	}
@@ -108,16 +119,9 @@ func (t *thread) mapItems() ([]any, any, *stateError) {
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, nil, t.runtimef("Item selector '%s' must point to a JSON array, but it points to %s", orDollar(st.itemsPath.path), jsonvalue.TypeName(v))
+		return nil, nil, t.itemsError(v)
 	}
 	return items, in, nil
-}
-
-func orDollar(p string) string {
-	if p == "" {
-		return "$"
-	}
-	return p
 }
 
 // selectItem applies ItemSelector to one item, with $$.Map.Item bound.
@@ -134,14 +138,17 @@ func (t *thread) selectItem(i int, item, in any) (any, *stateError) {
 	return t.template("ItemSelector", st.itemSelector.value, in)
 }
 
-// mapNumber evaluates a numeric Map field or its Path form; -1 if unset.
-func (t *thread) mapNumber(name string, f field, path string, in any) (float64, *stateError) {
+// mapNumber evaluates a numeric Map field or its Path form (checked by
+// fromPath); -1 if unset.
+func (t *thread) mapNumber(name string, f field, path string, in any, fromPath func(string, any) (float64, *stateError)) (float64, *stateError) {
 	var v any
 	switch {
+	case path != "" && fromPath != nil:
+		return t.numberFromPath(path, in, fromPath)
 	case path != "":
 		var err error
 		if v, err = t.resolver(in)(path); err != nil {
-			return 0, t.runtimef("Invalid path '%s' : No results for path: %s", path, path)
+			return 0, t.noMatch(path, err)
 		}
 	case f.set && t.st.lang == langJSONata:
 		var serr *stateError
@@ -167,7 +174,7 @@ func (t *thread) batch(items []any, in any) ([]any, *stateError) {
 	if b == nil {
 		return items, nil
 	}
-	size, serr := t.mapNumber("MaxItemsPerBatch", b.maxItems, b.maxItemsPath, in)
+	size, serr := t.mapNumber("MaxItemsPerBatch", b.maxItems, b.maxItemsPath, in, nil)
 	if serr != nil {
 		return nil, serr
 	}

@@ -1,12 +1,14 @@
 package sfnlocal
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/intrinsics"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonata"
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/jsonpath"
 )
 
 func (t *thread) runPass() flow {
@@ -88,6 +90,10 @@ func (t *thread) failField(name string, f field, path string) (string, *stateErr
 			v, err = intrinsics.Eval(path, resolve)
 		} else {
 			v, err = resolve(path)
+		}
+		var nm *jsonpath.NoMatchError
+		if errors.As(err, &nm) {
+			return "", t.runtimef("The JSONPath '%s' specified for the field '%sPath' could not be found in the input '%s'", path, name, jsonvalue.Encode(t.input))
 		}
 		if err != nil {
 			return "", t.evalError(err, t.input)
@@ -202,54 +208,71 @@ func (t *thread) runWait() flow {
 	return flowSuspend
 }
 
-// waitUntil computes when a Wait state ends.
+// waitUntil computes when a Wait state ends. Its errors are AWS's:
+// States.Runtime for the JSONPath fields, States.QueryEvaluationError for
+// the JSONata ones.
 func (t *thread) waitUntil() (time.Time, *stateError) {
 	st := t.st
 	now := t.x.e.clock.Now()
-	var secs, stamp any
 	switch {
 	case st.lang == langJSONata && st.seconds.set:
 		v, serr := t.jsonataField("Seconds", st.seconds.value, t.jsonataVars(t.input, nil, nil))
 		if serr != nil {
 			return now, serr
 		}
-		secs = v
+		return t.waitSeconds("Seconds", jsonataText(st.seconds.value), v, errQueryEvaluation)
 	case st.lang == langJSONata && st.timestamp.set:
 		v, serr := t.jsonataField("Timestamp", st.timestamp.value, t.jsonataVars(t.input, nil, nil))
 		if serr != nil {
 			return now, serr
 		}
-		stamp = v
+		return t.waitTimestamp("Timestamp", jsonataText(st.timestamp.value), v, errQueryEvaluation)
 	case st.seconds.set:
-		secs = st.seconds.value
+		return t.waitSeconds("Seconds", "", st.seconds.value, errRuntime)
 	case st.timestamp.set:
-		stamp = st.timestamp.value
-	case st.secondsPath != "" || st.timestampPath != "":
-		in, serr := t.pathValue(st.inputPath, t.input)
-		if serr != nil {
-			return now, serr
-		}
-		path := st.secondsPath + st.timestampPath
-		v, err := t.resolver(in)(path)
-		if err != nil {
-			return now, t.runtimef("Invalid path '%s' : No results for path: %s", path, path)
-		}
-		if st.secondsPath != "" {
-			secs = v
-		} else {
-			stamp = v
-		}
+		return t.waitTimestamp("Timestamp", "", st.timestamp.value, errRuntime)
 	}
-	if secs != nil {
-		n, ok := integer(secs)
-		if !ok || n < 0 {
-			return now, t.runtimef("The Seconds value %s is not a non-negative integer", jsonvalue.Encode(secs))
-		}
-		return now.Add(seconds(float64(n))), nil
+	in, serr := t.pathValue(st.inputPath, t.input)
+	if serr != nil {
+		return now, serr
 	}
-	ts, ok := timestamp(stamp)
+	field, path := "SecondsPath", st.secondsPath
+	if path == "" {
+		field, path = "TimestampPath", st.timestampPath
+	}
+	v, err := t.resolver(in)(path)
+	if err != nil {
+		return now, t.runtimef("The %s parameter does not reference an input value: %s", field, path)
+	}
+	if field == "SecondsPath" {
+		return t.waitSeconds(field, path, v, errRuntime)
+	}
+	return t.waitTimestamp(field, path, v, errRuntime)
+}
+
+// waitSeconds checks a number of seconds to wait, read by field from
+// source (a path or an expression).
+func (t *thread) waitSeconds(field, source string, v any, name string) (time.Time, *stateError) {
+	now := t.x.e.clock.Now()
+	n, ok := integer(v)
+	if _, isBool := v.(bool); isBool {
+		ok = false
+	}
+	switch {
+	case !ok:
+		return now, &stateError{Name: name, Cause: t.located(fmt.Sprintf("The %s parameter cannot be parsed as a long value: %s == %s", field, source, pathValueText(v)))}
+	case n < 0:
+		return now, &stateError{Name: name, Cause: t.located(fmt.Sprintf("The %s parameter references a negative value: %s == %d", field, source, n))}
+	}
+	return now.Add(seconds(float64(n))), nil
+}
+
+// waitTimestamp checks a timestamp to wait until, read by field from
+// source.
+func (t *thread) waitTimestamp(field, source string, v any, name string) (time.Time, *stateError) {
+	ts, ok := timestamp(v)
 	if !ok {
-		return now, t.runtimef("The Timestamp value %s is not an RFC 3339 timestamp", jsonvalue.Encode(stamp))
+		return t.x.e.clock.Now(), &stateError{Name: name, Cause: t.located(fmt.Sprintf("The %s parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", field, source, pathValueText(v)))}
 	}
 	return ts, nil
 }

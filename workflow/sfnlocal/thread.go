@@ -268,6 +268,11 @@ func (t *thread) fail(serr *stateError) flow {
 			return f
 		}
 	}
+	if serr.evaluation != nil {
+		d := *serr.evaluation
+		d.State = t.st.name
+		t.record(EventEvaluationFailed, &d)
+	}
 	if failEvent != "" {
 		t.record(failEvent, nil)
 	}

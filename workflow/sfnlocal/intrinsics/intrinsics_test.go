@@ -60,7 +60,11 @@ func TestEval(t *testing.T) {
 		{"nested doc myArn", `States.Format('{}.{}.{}', States.ArrayGetItem(States.StringSplit(States.ArrayGetItem(States.StringSplit($.ImageRecipe.Arn, '/'), 2), '.'), 0), States.ArrayGetItem(States.StringSplit(States.ArrayGetItem(States.StringSplit($.ImageRecipe.Arn, '/'), 2), '.'), 1), 'x')`, `{"ImageRecipe":{"Arn":"arn:aws:imagebuilder:us-east-1:1:image-recipe/r/1.2.3"}}`, `"1.2.x"`},
 
 		// Format.
-		{"Format raw strings, JSON others", `States.Format('{}|{}|{}|{}|{}|{}', $.s, $.n, $.b, $.z, $.o, $.a)`, `{"s":"x","n":3.50,"b":false,"z":null,"o":{"k":"<v>"},"a":[1,"2"]}`, `"x|3.50|false|null|{\"k\":\"<v>\"}|[1,\"2\"]"`},
+		// AWS renders objects and arrays as Java maps and lists
+		// (test_string_operations: "{Arg1=1, Arg2=[]}").
+		{"Format raw strings, Java maps and lists", `States.Format('{}|{}|{}|{}|{}|{}', $.s, $.n, $.b, $.z, $.o, $.a)`, `{"s":"x","n":3.50,"b":false,"z":null,"o":{"k":"<v>"},"a":[1,"2"]}`, `"x|3.50|false|null|{k=<v>}|[1, 2]"`},
+		{"Format object with an empty array", `States.Format('{}', $.o)`, `{"o":{"Arg1":1,"Arg2":[]}}`, `"{Arg1=1, Arg2=[]}"`},
+		{"Format nested", `States.Format('{}', $.o)`, `{"o":{"a":{"b":[true,null]},"c":"d"}}`, `"{a={b=[true, null]}, c=d}"`},
 		{"Format escapes", `States.Format('Name: \'{}\' \{\} \\ {}', $.name, 1)`, `{"name":"Ada"}`, `"Name: 'Ada' {} \\ 1"`},
 		{"Format no placeholders", `States.Format('plain')`, `{}`, `"plain"`},
 		{"Format nested length", `States.Format('{}', States.ArrayLength($.a))`, `{"a":[1,2]}`, `"2"`},
@@ -79,7 +83,7 @@ func TestEval(t *testing.T) {
 		{"JsonMerge keeps the left order", `States.JsonMerge($.a, $.b, false)`, `{"a":{"z":1,"b":2,"m":0},"b":{"q":3,"z":4}}`, `{"z":4,"b":2,"m":0,"q":3}`},
 		{"StringToJson keeps the text order", `States.StringToJson($.s)`, `{"s":"{\"z\":1,\"a\":{\"y\":2,\"b\":3}}"}`, `{"z":1,"a":{"y":2,"b":3}}`},
 		{"JsonToString keeps the order", `States.JsonToString($.o)`, `{"o":{"z":1,"a":[{"y":2,"b":3}]}}`, `"{\"z\":1,\"a\":[{\"y\":2,\"b\":3}]}"`},
-		{"Format keeps the order", `States.Format('{}', $.o)`, `{"o":{"z":1,"a":2}}`, `"{\"z\":1,\"a\":2}"`},
+		{"Format keeps the order", `States.Format('{}', $.o)`, `{"o":{"z":1,"a":2}}`, `"{z=1, a=2}"`},
 		{"Array keeps the order", `States.Array($.o)`, `{"o":{"z":1,"a":2}}`, `[{"z":1,"a":2}]`},
 		{"ArrayContains object in another order", `States.ArrayContains($.a, $.o)`, `{"a":[1,{"x":1,"y":{"p":1,"q":2}}],"o":{"y":{"q":2,"p":1.0},"x":1}}`, `true`},
 		{"ArrayContains object with other content", `States.ArrayContains($.a, $.o)`, `{"a":[{"x":1,"y":2}],"o":{"y":2,"x":1,"z":3}}`, `false`},

@@ -30,11 +30,7 @@ func format(args []any, nodes []node) (any, error) {
 			if next >= len(args) {
 				return nil, invalid(fn, "the number of arguments does not match the occurrences of {}")
 			}
-			if s, ok := args[next].(string); ok {
-				b.WriteString(s)
-			} else {
-				b.WriteString(jsonvalue.Encode(args[next]))
-			}
+			writeFormatted(&b, args[next])
 			next++
 		case c == '{' || c == '}':
 			return nil, invalid(fn, fmt.Sprintf("unmatched %q in the template; escape it as \\%c", c, c))
@@ -110,4 +106,40 @@ func uuid(_ []any, _ []node) (any, error) {
 	u[8] = u[8]&0x3f | 0x80
 	h := fmt.Sprintf("%x", u[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
+}
+
+// writeFormatted writes a States.Format argument as AWS renders it: a
+// string as itself, an object as {key=value, …} and an array as
+// [value, …] (Java's rendering of maps and lists), their strings
+// unquoted; numbers, booleans and null as in JSON.
+func writeFormatted(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case string:
+		b.WriteString(x)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeFormatted(b, e)
+		}
+		b.WriteByte(']')
+	case *jsonvalue.Object:
+		b.WriteByte('{')
+		i := 0
+		x.Range(func(k string, e any) bool {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			i++
+			b.WriteString(k)
+			b.WriteByte('=')
+			writeFormatted(b, e)
+			return true
+		})
+		b.WriteByte('}')
+	default:
+		b.WriteString(jsonvalue.Encode(v))
+	}
 }

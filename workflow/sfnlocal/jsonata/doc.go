@@ -50,14 +50,26 @@
 //     than lang.DefaultMaxItems (2^24) members, and no string more than
 //     lang.DefaultMaxStringBytes (64 MiB); a walk over a value (a copy,
 //     the result copied out) visits at most DefaultMaxItems members
-//     however often it shares an array. Beyond that the evaluation fails
-//     with a code-less "Invalid array length" or "Invalid string length"
-//     (JavaScript's RangeError texts), so growth such as an array doubled
-//     in a $reduce stops instead of exhausting the engine's memory. The
-//     limits are per value, so loops that build and drop values are never
-//     refused for their total. The limit is ours: jsonata-js goes on until
-//     V8 refuses the length or runs out of memory, and what AWS reports
-//     then is unknown.
+//     however often it shares an array. All the values one evaluation
+//     builds, kept or dropped, may hold at most
+//     lang.DefaultMaxTotalItems (2^25) members and
+//     lang.DefaultMaxTotalStringBytes (256 MiB) of strings together, so
+//     no expression can take more than about a gigabyte, however it
+//     loops (16 ranges of ten million members, 6 GB unbounded, fail at
+//     the fourth). Beyond either limit the evaluation fails with a
+//     code-less "Invalid array length" or "Invalid string length" (the
+//     totals add what limit was passed), so growth stops instead of
+//     exhausting the engine's memory. The limits are ours: jsonata-js
+//     goes on until V8 refuses the length or runs out of memory, and what
+//     AWS reports then is unknown.
+//   - A stopped evaluation (its execution stopped or timed out, its
+//     branch or iteration aborted) notices within 256 evaluation steps,
+//     or within 16,384 members built, visited or compared inside a
+//     built-in (ranges, aggregates, sorts, $distinct, $map and the other
+//     higher-order functions, copies); a plain copy of one value (at most
+//     2^24 members) finishes first. So the CPU is released within a few
+//     milliseconds of StopExecution (BenchmarkStopReleasesCPU measures
+//     it).
 //   - Comparing (=, $distinct) or testing the truth of a value that shares
 //     its arrays exponentially often walks every path: it uses no memory
 //     but can run for an unbounded time, and its context is not consulted

@@ -65,12 +65,19 @@ func partition(c *lang.Call, args []any) (any, error) {
 	n := int64(len(array))
 	chunks := make([]any, 0, (n+size-1)/size)
 	for start := int64(0); start < n; start += size {
+		if err := c.Tick(int(min(size, n))); err != nil {
+			return nil, err
+		}
 		// Each chunk is a new array: the evaluator tells arrays apart by
 		// where they start, so a chunk must not begin inside array.
 		chunks = append(chunks, append([]any(nil), array[start:min(start+size, n)]...))
 	}
 	return chunks, nil
 }
+
+// ticks is how many members a loop builds between two calls of
+// lang.Call.Tick, which stops it once the evaluation is stopped.
+const ticks = 1 << 14
 
 // maxRange is the largest array $range builds.
 const maxRange = 10_000_000
@@ -102,6 +109,11 @@ func rangeOf(c *lang.Call, args []any) (any, error) {
 	}
 	out := make([]any, int64(count))
 	for i := range out {
+		if i%ticks == 0 {
+			if err := c.Tick(ticks); err != nil {
+				return nil, err
+			}
+		}
 		out[i] = float64(start + int64(i)*step)
 	}
 	if len(out) == 1 {

@@ -28,6 +28,10 @@ type Env struct {
 	// engine uses, means lang.DefaultMaxItems and DefaultMaxStringBytes;
 	// tests set small limits to reach them cheaply.
 	MaxItems, MaxStringBytes int
+	// MaxTotalItems and MaxTotalStringBytes bound what the whole
+	// evaluation builds, kept or dropped (lang.Options). Zero means
+	// lang.DefaultMaxTotalItems and DefaultMaxTotalStringBytes.
+	MaxTotalItems, MaxTotalStringBytes int
 }
 
 // IsExpression reports whether s is a JSONata expression: the whole
@@ -87,6 +91,7 @@ func newEvaluation(ctx context.Context, env Env) (*evaluation, error) {
 	return &evaluation{bindings: b, opts: lang.Options{
 		Library: library, Context: ctx, Now: now,
 		MaxItems: env.MaxItems, MaxStringBytes: env.MaxStringBytes,
+		MaxTotalItems: env.MaxTotalItems, MaxTotalStringBytes: env.MaxTotalStringBytes,
 	}}, nil
 }
 

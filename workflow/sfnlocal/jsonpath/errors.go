@@ -18,6 +18,10 @@ func (e *SyntaxError) Error() string {
 // (payload templates).
 type NoMatchError struct {
 	Path string
+	// Reason is AWS's JSONPath library's own sentence: "Missing property
+	// in path $['a']" when a member on the way is missing, else "No
+	// results for path: $['a']['b']". Empty for an undefined variable.
+	Reason string
 }
 
 func (e *NoMatchError) Error() string {

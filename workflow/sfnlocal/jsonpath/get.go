@@ -1,6 +1,9 @@
 package jsonpath
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
 )
 
@@ -18,29 +21,75 @@ func Get(doc any, path string) (any, error) {
 
 func eval(p path, doc any) (any, error) {
 	nodes := []any{doc}
-	definite := true
-	for _, s := range p.segs {
-		definite = definite && s.definite()
-		next := []any{}
-		for _, n := range nodes {
-			if s.descend {
-				next = descend(s, n, doc, next)
-				continue
+	if !p.definite() {
+		// An indefinite path selects what it finds: missing members on the
+		// way select nothing, so "$.items[*]" over {} is [].
+		for _, s := range p.segs {
+			next := []any{}
+			for _, n := range nodes {
+				if s.descend {
+					next = descend(s, n, doc, next)
+				} else {
+					next, _ = apply(s, n, doc, next)
+				}
 			}
-			var ok bool
-			if next, ok = apply(s, n, doc, next); !ok && definite {
-				return nil, &NoMatchError{Path: p.src}
+			nodes = next
+		}
+		return nodes, nil
+	}
+	for i, s := range p.segs {
+		next, ok := apply(s, nodes[0], doc, nil)
+		if !ok {
+			if _, isObj := nodes[0].(*jsonvalue.Object); isObj && s.kind == segName && i < len(p.segs)-1 {
+				return nil, &NoMatchError{Path: p.src, Reason: "Missing property in path " + normalized(p.segs[:i+1])}
 			}
+			return nil, &NoMatchError{Path: p.src, Reason: "No results for path: " + normalized(p.segs)}
 		}
 		nodes = next
 	}
-	if !definite {
-		return nodes, nil
-	}
-	if len(nodes) != 1 {
-		return nil, &NoMatchError{Path: p.src}
-	}
 	return nodes[0], nil
+}
+
+// definite reports whether the path selects at most one value.
+func (p path) definite() bool {
+	for _, s := range p.segs {
+		if !s.definite() {
+			return false
+		}
+	}
+	return true
+}
+
+// normalized writes segments as AWS's JSONPath library names a path in its
+// errors: $['name'][0].
+func normalized(segs []segment) string {
+	var b strings.Builder
+	b.WriteByte('$')
+	for _, s := range segs {
+		switch s.kind {
+		case segName:
+			b.WriteByte('[')
+			for i, n := range s.names {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString("'" + n + "'")
+			}
+			b.WriteByte(']')
+		case segIndex:
+			b.WriteByte('[')
+			for i, n := range s.indexes {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Itoa(n))
+			}
+			b.WriteByte(']')
+		default:
+			b.WriteString("[*]")
+		}
+	}
+	return b.String()
 }
 
 // apply appends what s selects in n to out; ok is false when a name or an

@@ -70,6 +70,11 @@ func TestGet(t *testing.T) {
 		{"$.items[?(@.price < $.limit)].id", `[1, 3]`},
 		{"$.items[?(@.id == 9)]", `[]`},
 		{"$.items[*].missing", `[]`},
+		// An indefinite path over missing members selects nothing, as on
+		// AWS ("item.$": "$.items[*]" over {} is []).
+		{"$.missing[*]", `[]`},
+		{"$.missing.x[*]", `[]`},
+		{"$.missing[1:]", `[]`},
 		{"$.a[?(@.b == 'x')].b", `["x"]`},
 	}
 	in := doc(t, store)
@@ -87,6 +92,27 @@ func TestGet(t *testing.T) {
 	}
 }
 
+// A definite path that selects nothing says why as AWS's JSONPath library
+// does, naming the path in its normalized form.
+func TestNoMatchReason(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ path, want string }{
+		{"$.missing", "No results for path: $['missing']"},
+		{"$.no.x", "Missing property in path $['no']"},
+		{"$.a.no.x", "Missing property in path $['a']['no']"},
+		{"$.a.e[3]", "No results for path: $['a']['e'][3]"},
+		{"$['no'].x", "Missing property in path $['no']"},
+	}
+	in := doc(t, store)
+	for _, tt := range tests {
+		_, err := Get(in, tt.path)
+		var nm *NoMatchError
+		if !errors.As(err, &nm) || nm.Reason != tt.want {
+			t.Errorf("Get(%q) error = %v (%+v), want reason %q", tt.path, err, nm, tt.want)
+		}
+	}
+}
+
 func TestGetErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -97,8 +123,6 @@ func TestGetErrors(t *testing.T) {
 		{"$.a.b.c", true},
 		{"$.a.e[3]", true},
 		{"$.a.e[-4]", true},
-		{"$.missing[*]", true},
-		{"$.missing.x[*]", true},
 		{"a.b", false},
 		{"$.", false},
 		{"$.a[", false},

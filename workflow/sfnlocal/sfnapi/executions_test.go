@@ -188,3 +188,24 @@ func TestGetExecutionHistoryPagesAndOrder(t *testing.T) {
 	_, err = f.client.GetExecutionHistory(ctx, &sfn.GetExecutionHistoryInput{ExecutionArn: aws.String(arn), MaxResults: 1001})
 	wantCode(t, err, "ValidationException")
 }
+
+// An EvaluationFailed event (a Map whose ItemsPath is not an array)
+// reaches the real client with its details.
+func TestEvaluationFailedOverTheWire(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	arn := f.start(f.create(`{"StartAt":"M","States":{"M":{"Type":"Map","ItemsPath":"$.items","ItemProcessor":{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}},"End":true}}}`), `{"items":true}`)
+	if x := f.finished(arn); x.Status != types.ExecutionStatusFailed || aws.ToString(x.Error) != "States.QueryEvaluationError" {
+		t.Fatalf("status %s %s, want FAILED States.QueryEvaluationError", x.Status, aws.ToString(x.Error))
+	}
+	var got *types.EvaluationFailedEventDetails
+	for _, ev := range f.history(arn).Events {
+		if ev.Type == types.HistoryEventTypeEvaluationFailed {
+			got = ev.EvaluationFailedEventDetails
+		}
+	}
+	if got == nil || aws.ToString(got.State) != "M" || aws.ToString(got.Error) != "States.QueryEvaluationError" ||
+		aws.ToString(got.Cause) != "Map state input must be an array but was: true" {
+		t.Errorf("EvaluationFailed details = %+v", got)
+	}
+}

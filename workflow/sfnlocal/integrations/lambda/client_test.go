@@ -80,3 +80,22 @@ func TestClientContextDone(t *testing.T) {
 		t.Errorf("Invoke with a cancelled context = %v, want context.Canceled", err)
 	}
 }
+
+// A function error's cause is the error document exactly as the function
+// returned it, spacing and member order included: AWS passes it on
+// without re-serialising it.
+func TestFunctionErrorCauseUntouched(t *testing.T) {
+	t.Parallel()
+	const doc = `{"errorType": "Oops",  "errorMessage": "m", "trace": [ 1, 2 ]}`
+	client := newFakeLambdaAPI(t, map[string]Handler{
+		"spaced": func(context.Context, []byte) ([]byte, error) {
+			return nil, &FunctionError{Type: "Oops", Message: "m", Document: []byte(doc)}
+		},
+	})
+	for _, call := range []string{`{"FunctionName":"spaced"}`} {
+		_, err := New(client).Invoke(context.Background(), invokeCall(call))
+		if f := failure(t, err); f.Name != "Oops" || f.Cause != doc {
+			t.Errorf("failure = %q, %q; want Oops and the document as returned", f.Name, f.Cause)
+		}
+	}
+}

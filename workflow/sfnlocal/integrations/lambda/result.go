@@ -43,13 +43,13 @@ func (r *response) functionResult() (json.RawMessage, error) {
 
 // failure names a function error after the error document's errorType,
 // or Lambda.Unknown when it has none (a timeout, say); the cause is the
-// document.
+// document exactly as the function returned it, as AWS passes it on.
 func (r *response) failure() error {
 	var doc struct {
 		ErrorType any `json:"errorType"`
 	}
 	_ = json.Unmarshal(r.Payload, &doc) // a document that is not JSON has no type
-	cause := string(compact(r.Payload))
+	cause := string(r.Payload)
 	if t, ok := doc.ErrorType.(string); ok && t != "" {
 		return &task.Failure{Name: t, Cause: cause}
 	}

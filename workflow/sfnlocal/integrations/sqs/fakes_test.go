@@ -25,7 +25,8 @@ type sentMessage struct {
 
 // fakeSQS serves SendMessage in SQS's JSON protocol (awsJson1_0,
 // X-Amz-Target: AmazonSQS.SendMessage) for the queues it knows, and
-// records what it received.
+// records what it received. Like SQS, it refuses a request without
+// QueueUrl or MessageBody with MissingParameter.
 type fakeSQS struct {
 	queues map[string]bool // queue URL → exists
 
@@ -64,6 +65,13 @@ func (f *fakeSQS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
 		writeError(w, http.StatusBadRequest, "com.amazonaws.sqs#InvalidMessageContents", err.Error())
 		return
+	}
+	for _, required := range []struct{ name, value string }{{"QueueUrl", m.QueueUrl}, {"MessageBody", m.MessageBody}} {
+		if required.value == "" {
+			w.Header().Set("x-amzn-query-error", "MissingParameter;Sender")
+			writeError(w, http.StatusBadRequest, "com.amazonaws.sqs#MissingParameter", "The request must contain the parameter "+required.name+".")
+			return
+		}
 	}
 	if !f.queues[m.QueueUrl] {
 		writeError(w, http.StatusBadRequest, "com.amazonaws.sqs#QueueDoesNotExist", "The specified queue does not exist.")

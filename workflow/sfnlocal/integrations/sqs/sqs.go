@@ -15,6 +15,7 @@ import (
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	awssqs "github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/internal/awstask"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
@@ -56,11 +57,22 @@ func (i *Integration) Invoke(ctx context.Context, call task.Call) (json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	out, err := i.client.SendMessage(ctx, in)
+	out, err := i.client.SendMessage(ctx, in, serviceValidates)
 	if err != nil {
 		return nil, awstask.SDKFailure(ctx, err, sqsService)
 	}
 	return result(out)
+}
+
+// serviceValidates removes the SDK's own check of required parameters, so
+// a request without MessageBody or QueueUrl reaches SQS and fails with
+// SQS's answer (MissingParameter), as Step Functions records it, not with
+// a client-side error AWS never shows.
+func serviceValidates(o *awssqs.Options) {
+	o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+		_, err := stack.Initialize.Remove("OperationInputValidation")
+		return err
+	})
 }
 
 // result is SendMessage's response with Step Functions' SDK metadata.

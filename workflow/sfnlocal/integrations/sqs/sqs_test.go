@@ -84,7 +84,14 @@ func TestSendMessageErrors(t *testing.T) {
 	}{
 		{"no queue", `{"QueueUrl":"` + queue + `-gone","MessageBody":"x"}`, "SQS.QueueDoesNotExistException",
 			"The specified queue does not exist. (Service: AmazonSQS; Status Code: 400; Error Code: QueueDoesNotExist; Request ID: fake-request; Proxy: null)"},
-		{"no body", `{"QueueUrl":"` + queue + `"}`, "SQS.SdkClientException", ""},
+		// As AWS recorded (localstack/localstack tests/aws/services/stepfunctions/v2/error_handling/
+		// test_task_service_sqs.snapshot.json, test_send_message_empty_body): SQS's own refusal.
+		{"no body", `{"QueueUrl":"` + queue + `"}`, "SQS.AmazonSQSException",
+			"The request must contain the parameter MessageBody. (Service: AmazonSQS; Status Code: 400; Error Code: MissingParameter; Request ID: fake-request; Proxy: null)"},
+		{"null body", `{"QueueUrl":"` + queue + `","MessageBody":null}`, "SQS.AmazonSQSException",
+			"The request must contain the parameter MessageBody. (Service: AmazonSQS; Status Code: 400; Error Code: MissingParameter; Request ID: fake-request; Proxy: null)"},
+		{"no queue URL", `{"MessageBody":"x"}`, "SQS.AmazonSQSException",
+			"The request must contain the parameter QueueUrl. (Service: AmazonSQS; Status Code: 400; Error Code: MissingParameter; Request ID: fake-request; Proxy: null)"},
 		{"not an object", `"x"`, "States.Runtime", ""},
 	}
 	for _, tt := range tests {

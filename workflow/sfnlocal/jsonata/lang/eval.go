@@ -21,6 +21,7 @@ type state struct {
 	ctx   context.Context // nil when nothing can stop the evaluation
 	done  <-chan struct{} // ctx.Done(); nil when nothing can stop it
 	steps uint            // evaluation steps taken, to space out the checks of done
+	work  uint64          // units of work counted by tick, likewise
 
 	budget budget // what the evaluation may still allocate
 }

@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+import (
+	"fmt"
+
+	"github.com/sfnapprovals/approvals/workflow/sfnlocal/internal/jsonvalue"
+)
 
 // DefaultMaxItems is the most members one array, sequence or object may
 // have when Options.MaxItems is zero: 2^24, about 16.8 million (270 MB of
@@ -16,27 +20,52 @@ const DefaultMaxItems = 1 << 24
 // payload Step Functions accepts.
 const DefaultMaxStringBytes = 64 << 20
 
+// DefaultMaxTotalItems is how many members, all the arrays, sequences
+// and objects one evaluation builds together may have when
+// Options.MaxTotalItems is zero: 2^25, about 33.5 million, twice a value's
+// limit, so the largest range jsonata-js allows can still be built and
+// mapped once; 16 such ranges (6 GB) cannot.
+const DefaultMaxTotalItems = 1 << 25
+
+// DefaultMaxTotalStringBytes is how many bytes all the strings one
+// evaluation builds may have together when Options.MaxTotalStringBytes is
+// zero: 256 MiB, four values at their limit, 1,024 times the largest
+// payload Step Functions accepts.
+const DefaultMaxTotalStringBytes = 256 << 20
+
 // budget bounds what one evaluation builds. Each array, sequence, object
-// and string is checked against the limits as it is built: the limits are
-// per value, not cumulative, so a loop that builds and drops many values
-// (a $reduce that appends to a text) is never refused for the total. A
-// walk over a value (a copy) counts the members it visits in items, reset
-// at the start of each walk.
+// and string is checked against the per-value limits as it is built, and
+// charged to the evaluation's totals, which count what was built whether
+// it was kept or dropped: so neither one value nor many can exhaust
+// memory. A walk over a value (a copy) counts the members it visits in
+// items, reset at the start of each walk.
 type budget struct {
 	items int // members the current walk may still visit
 	bytes int // the longest string allowed
 	max   int // the most members a value may have, and a walk may visit
+
+	totalItems, totalBytes int // what the evaluation may still build in all
+	maxTotalItems          int
+	maxTotalBytes          int
 }
 
 func newBudget(opts *Options) budget {
-	b := budget{items: DefaultMaxItems, bytes: DefaultMaxStringBytes}
+	b := budget{items: DefaultMaxItems, bytes: DefaultMaxStringBytes,
+		maxTotalItems: DefaultMaxTotalItems, maxTotalBytes: DefaultMaxTotalStringBytes}
 	if opts.MaxItems > 0 {
 		b.items = opts.MaxItems
 	}
 	if opts.MaxStringBytes > 0 {
 		b.bytes = opts.MaxStringBytes
 	}
+	if opts.MaxTotalItems > 0 {
+		b.maxTotalItems = opts.MaxTotalItems
+	}
+	if opts.MaxTotalStringBytes > 0 {
+		b.maxTotalBytes = opts.MaxTotalStringBytes
+	}
 	b.max = b.items
+	b.totalItems, b.totalBytes = b.maxTotalItems, b.maxTotalBytes
 	return b
 }
 
@@ -48,20 +77,40 @@ func (s *state) startWalk() { s.budget.items = s.budget.max }
 func errArrayLength() error  { return &Error{Message: "Invalid array length"} }
 func errStringLength() error { return &Error{Message: "Invalid string length"} }
 
-// chargeItems checks a value of n members being built.
+// errTotalItems and errTotalBytes are what exceeding the evaluation's
+// totals fails with: code-less too, as jsonata-js has no code for running
+// out of memory.
+func (s *state) errTotalItems() error {
+	return &Error{Message: fmt.Sprintf("Invalid array length: the evaluation built more than %d array and object members in all", s.budget.maxTotalItems)}
+}
+
+func (s *state) errTotalBytes() error {
+	return &Error{Message: fmt.Sprintf("Invalid string length: the evaluation built more than %d bytes of strings in all", s.budget.maxTotalBytes)}
+}
+
+// chargeItems checks a value of n members being built and charges it to
+// the evaluation's total; building is work, so it may also find the
+// evaluation stopped.
 func (s *state) chargeItems(n int) error {
 	if n > s.budget.max {
 		return errArrayLength()
 	}
-	return nil
+	if s.budget.totalItems -= n; s.budget.totalItems < 0 {
+		return s.errTotalItems()
+	}
+	return s.tick(n)
 }
 
-// chargeBytes checks a string of n bytes being built.
+// chargeBytes checks a string of n bytes being built and charges it to
+// the evaluation's total.
 func (s *state) chargeBytes(n int) error {
 	if n > s.budget.bytes {
 		return errStringLength()
 	}
-	return nil
+	if s.budget.totalBytes -= n; s.budget.totalBytes < 0 {
+		return s.errTotalBytes()
+	}
+	return s.tick(n / 16)
 }
 
 // charge checks what v holds at its top level: a built-in's result, whose
@@ -86,6 +135,7 @@ type allocator interface {
 	startWalk()
 	walkItems(n int) error
 	remainingBytes() int
+	tick(n int) error
 }
 
 func (s *state) remainingBytes() int { return s.budget.bytes }
@@ -96,7 +146,7 @@ func (s *state) walkItems(n int) error {
 	if s.budget.items < 0 {
 		return errArrayLength()
 	}
-	return nil
+	return s.tick(n)
 }
 
 // startWalk begins a built-in's walk over a value (a deep copy).
@@ -132,4 +182,16 @@ func checkRoom(used, limit int) {
 	if used > limit {
 		panic(overBudget{errArrayLength()})
 	}
+}
+
+// Tick counts n units of work a built-in does (members it visits,
+// comparisons it makes) and returns the evaluation's context error once
+// that context is done: a built-in looping over a large value calls it as
+// it goes, so a stopped evaluation releases the CPU within a few thousand
+// units of work. It returns nil for a Call outside an evaluation.
+func (c *Call) Tick(n int) error {
+	if a, ok := c.env.(allocator); ok {
+		return a.tick(n)
+	}
+	return nil
 }

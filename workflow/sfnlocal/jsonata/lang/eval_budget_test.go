@@ -147,9 +147,15 @@ func TestBudgetDefaults(t *testing.T) {
 	if DefaultMaxItems != 1<<24 || DefaultMaxStringBytes != 64<<20 {
 		t.Errorf("defaults %d members, %d bytes; the engine's limits are 2^24 members and 64 MiB", DefaultMaxItems, DefaultMaxStringBytes)
 	}
+	if DefaultMaxTotalItems != 1<<25 || DefaultMaxTotalStringBytes != 256<<20 {
+		t.Errorf("totals %d members, %d bytes; the engine's limits are 2^25 members and 256 MiB", DefaultMaxTotalItems, DefaultMaxTotalStringBytes)
+	}
 	for _, opts := range []*Options{{}, {MaxDepth: 10}} {
 		b := newBudget(opts)
-		if want := (budget{items: DefaultMaxItems, bytes: DefaultMaxStringBytes, max: DefaultMaxItems}); b != want {
+		want := budget{items: DefaultMaxItems, bytes: DefaultMaxStringBytes, max: DefaultMaxItems,
+			totalItems: DefaultMaxTotalItems, totalBytes: DefaultMaxTotalStringBytes,
+			maxTotalItems: DefaultMaxTotalItems, maxTotalBytes: DefaultMaxTotalStringBytes}
+		if b != want {
 			t.Errorf("newBudget(%+v) = %+v, want %+v", opts, b, want)
 		}
 	}

@@ -21,3 +21,28 @@ func (s *state) stopped() error {
 		return nil
 	}
 }
+
+// workCheckInterval is how many units of work (members built, visited or
+// compared) pass between two looks at Options.Context inside a loop that
+// takes no evaluation steps: a range, an aggregate, a sort, $distinct, a
+// copy. 16,384 members take well under a millisecond.
+const workCheckInterval = 1 << 14
+
+// tick counts n units of work and returns the context's error when the
+// count crosses a multiple of workCheckInterval and the context is done.
+func (s *state) tick(n int) error {
+	if s.done == nil || n <= 0 {
+		return nil
+	}
+	before := s.work
+	s.work += uint64(n)
+	if before/workCheckInterval == s.work/workCheckInterval {
+		return nil
+	}
+	select {
+	case <-s.done:
+		return s.ctx.Err()
+	default:
+		return nil
+	}
+}

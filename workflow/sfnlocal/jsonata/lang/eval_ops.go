@@ -49,7 +49,7 @@ func (s *state) evalBinary(n *node, input any, env *frame) (any, error) {
 			err = s.charge(r)
 		}
 	case "..":
-		if r, err = rangeOf(lhs, rhs, s.budget.max); err == nil {
+		if r, err = rangeOf(lhs, rhs, s.budget.max, s.tick); err == nil {
 			err = s.charge(r)
 		}
 	case "in":
@@ -197,7 +197,7 @@ const maxRange = 1e7
 
 // rangeOf is lhs..rhs. A range of more than maxItems members fails
 // before it is built.
-func rangeOf(lhs, rhs any, maxItems int) (any, error) {
+func rangeOf(lhs, rhs any, maxItems int, tick func(int) error) (any, error) {
 	l, lok := lhs.(float64)
 	if !IsUndefined(lhs) && (!lok || !isInteger(l)) {
 		return nil, errAt("T2003", 0, inserts{"value": lhs})
@@ -218,6 +218,11 @@ func rangeOf(lhs, rhs any, maxItems int) (any, error) {
 	}
 	out := make([]any, int(size))
 	for i := range out {
+		if i%workCheckInterval == 0 {
+			if err := tick(workCheckInterval); err != nil {
+				return nil, err
+			}
+		}
 		out[i] = l + float64(i)
 	}
 	return &seq{items: out}, nil

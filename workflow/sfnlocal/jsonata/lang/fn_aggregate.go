@@ -3,21 +3,31 @@ package lang
 import "math"
 
 // fnNumbers is the array argument of an aggregate: nil when Undefined.
-func fnNumbers(v any) ([]float64, bool) {
+// Reading it is work (see Call.Tick): an error is the evaluation's
+// context ending.
+func fnNumbers(c *Call, v any) ([]float64, bool, error) {
 	a, ok := v.([]any)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	nums := make([]float64, len(a))
 	for i, x := range a {
+		if i%workCheckInterval == 0 {
+			if err := c.Tick(workCheckInterval); err != nil {
+				return nil, false, err
+			}
+		}
 		nums[i], _ = x.(float64)
 	}
-	return nums, true
+	return nums, true, nil
 }
 
 // fnSum is $sum(numbers); 0 for an empty array.
-func fnSum(_ *Call, args []any) (any, error) {
-	nums, ok := fnNumbers(args[0])
+func fnSum(c *Call, args []any) (any, error) {
+	nums, ok, err := fnNumbers(c, args[0])
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return Undefined, nil
 	}
@@ -35,17 +45,20 @@ func fnCount(_ *Call, args []any) (any, error) {
 }
 
 // fnMax is $max(numbers); Undefined for an empty array.
-func fnMax(_ *Call, args []any) (any, error) {
-	return fnExtreme(args[0], math.Max)
+func fnMax(c *Call, args []any) (any, error) {
+	return fnExtreme(c, args[0], math.Max)
 }
 
 // fnMin is $min(numbers); Undefined for an empty array.
-func fnMin(_ *Call, args []any) (any, error) {
-	return fnExtreme(args[0], math.Min)
+func fnMin(c *Call, args []any) (any, error) {
+	return fnExtreme(c, args[0], math.Min)
 }
 
-func fnExtreme(v any, pick func(a, b float64) float64) (any, error) {
-	nums, _ := fnNumbers(v)
+func fnExtreme(c *Call, v any, pick func(a, b float64) float64) (any, error) {
+	nums, _, err := fnNumbers(c, v)
+	if err != nil {
+		return nil, err
+	}
 	if len(nums) == 0 {
 		return Undefined, nil
 	}
@@ -57,8 +70,11 @@ func fnExtreme(v any, pick func(a, b float64) float64) (any, error) {
 }
 
 // fnAverage is $average(numbers); Undefined for an empty array.
-func fnAverage(_ *Call, args []any) (any, error) {
-	nums, _ := fnNumbers(args[0])
+func fnAverage(c *Call, args []any) (any, error) {
+	nums, _, err := fnNumbers(c, args[0])
+	if err != nil {
+		return nil, err
+	}
 	if len(nums) == 0 {
 		return Undefined, nil
 	}

@@ -72,6 +72,9 @@ func fnDistinct(c *Call, args []any) (any, error) {
 	}
 	var out []any
 	for _, v := range a {
+		if err := c.Tick(len(out) + 1); err != nil {
+			return nil, err
+		}
 		seen := false
 		for _, kept := range out {
 			if deepEqual(v, kept) {

@@ -26,7 +26,12 @@ func fnSort(c *Call, args []any) (any, error) {
 			return nil, err
 		}
 	}
-	return mergeSort(a, after)
+	return mergeSort(a, func(l, r any) (bool, error) {
+		if err := c.Tick(1); err != nil {
+			return false, err
+		}
+		return after(l, r)
+	})
 }
 
 // fnDefaultOrder is the comparator $sort uses without one: > on numbers

@@ -109,9 +109,12 @@ type Options struct {
 	// Library is the function library; nil means the standard library.
 	Library *Library
 	// Context, when not nil, can stop the evaluation: once it is done,
-	// evaluation stops at its next check (checks are made every few
-	// hundred steps, so even an endless loop ends promptly) and Evaluate
-	// returns Context.Err().
+	// evaluation stops at its next check and Evaluate returns
+	// Context.Err(). Checks are made every 256 evaluation steps and, inside
+	// the loops that take no steps (ranges, aggregates, sorts, $distinct,
+	// copies, building values), every 16,384 members built, visited or
+	// compared, so even an endless loop or a built-in working through
+	// millions of members ends within a millisecond or so.
 	Context context.Context
 	// Now is the evaluation's clock; the zero time means time.Now().
 	Now time.Time
@@ -130,6 +133,15 @@ type Options struct {
 	// DefaultMaxItems and DefaultMaxStringBytes.
 	MaxItems       int
 	MaxStringBytes int
+	// MaxTotalItems and MaxTotalStringBytes bound what the whole
+	// evaluation builds: the members of all its arrays, sequences and
+	// objects, and the bytes of all its strings, counted as they are built
+	// whether they are kept or dropped. Exceeding them fails the
+	// evaluation with a code-less "Invalid array length: …" or "Invalid
+	// string length: …" error naming the limit. Zero means
+	// DefaultMaxTotalItems and DefaultMaxTotalStringBytes.
+	MaxTotalItems       int
+	MaxTotalStringBytes int
 }
 
 // NumberText writes a number as JavaScript (and so JSONata) does, for
