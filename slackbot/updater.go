@@ -14,10 +14,10 @@ import (
 
 // updater is the outbox that makes request messages show their outcome. It
 // never blocks a decision: handlers and the sweeper enqueue, a few workers
-// call Slack. chat.update shares one limiter, and a 429 pauses it for every
-// queued update; thread replies have their own workers and a limiter per
-// channel, so a busy channel's replies (about one a second) never hold back
-// the message updates that take the buttons away.
+// call Slack. chat.update shares one pacer that follows Slack's answers (a
+// 429 pauses every queued update; see pacer); thread replies have their own
+// workers and a pacer per channel, so a busy channel's replies (about one a
+// second) never hold back the message updates that take the buttons away.
 //
 // Guarantees:
 //   - Every final approval's message is eventually updated: failed calls are
@@ -40,8 +40,8 @@ type updater struct {
 	approvals Approvals
 	log       *zap.Logger
 	cfg       Config
-	updates   *limiter
-	replies   *keyedLimiter
+	updates   *pacer
+	replies   *keyedPacer
 
 	mu         sync.Mutex
 	jobs       map[string]*updateJob
@@ -74,8 +74,8 @@ func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Log
 		approvals: approvals,
 		log:       log,
 		cfg:       cfg,
-		updates:   newLimiter(cfg.UpdateRate),
-		replies:   newKeyedLimiter(cfg.ReplyRate),
+		updates:   newPacer(cfg.UpdateRate),
+		replies:   newKeyedPacer(cfg.ReplyRate),
 		jobs:      map[string]*updateJob{},
 		signal:    make(chan struct{}),
 	}
@@ -189,15 +189,15 @@ func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
 func (u *updater) update(ctx context.Context, j *updateJob) {
 	a := j.a
 	log := u.log.With(zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
-	if u.updates.Wait(ctx) != nil {
+	sent, err := u.updates.wait(ctx)
+	if err != nil {
 		u.done(j)
 		return
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-	_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
+	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
 	cancel()
-	if d, limited := retryAfter(err); limited {
-		u.updates.Pause(d)
+	if _, limited := u.updates.done(sent, err); limited {
 		u.requeue(j)
 		return
 	}
@@ -226,8 +226,9 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 // reply posts the decision's short reply in the request's thread.
 func (u *updater) reply(ctx context.Context, j *updateJob) {
 	a := j.a
-	lim := u.replies.get(a.Channel)
-	if lim.Wait(ctx) != nil {
+	pace := u.replies.get(a.Channel)
+	sent, err := pace.wait(ctx)
+	if err != nil {
 		u.mu.Lock()
 		j.replied = true
 		u.mu.Unlock()
@@ -235,11 +236,10 @@ func (u *updater) reply(ctx context.Context, j *updateJob) {
 		return
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-	_, _, err := u.api.PostMessageContext(callCtx, a.Channel,
+	_, _, err = u.api.PostMessageContext(callCtx, a.Channel,
 		slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
 	cancel()
-	if d, limited := retryAfter(err); limited {
-		lim.Pause(d)
+	if _, limited := pace.done(sent, err); limited {
 		u.requeue(j)
 		return
 	}
@@ -273,7 +273,7 @@ func (u *updater) done(j *updateJob) {
 	delete(u.jobs, j.a.ID)
 }
 
-// requeue puts a rate-limited job first in line; the paused limiter holds
+// requeue puts a rate-limited job first in line; the paused pacer holds
 // it back.
 func (u *updater) requeue(j *updateJob) {
 	u.mu.Lock()
