@@ -2,58 +2,18 @@ package slackbot
 
 import (
 	"container/heap"
-	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/slack-go/slack"
+
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
 // The simulation runs the update workers of several replicas, each with
-// its own pacer, against a model of Slack's limit, on a virtual clock: no
-// sleeping, and the same answer on every run.
-
-// simLimit is the fake Slack's limit (fakeslack.RateLimit): Limit calls per
-// fixed window of length Per, a window starting at the first call after the
-// previous one ended, and, with Burst below Limit, at most Burst calls at
-// once, refilled evenly. Retry-After is whole seconds, at least 1.
-type simLimit struct {
-	Limit int
-	Per   time.Duration
-	Burst int
-
-	start  time.Time
-	calls  int
-	tokens float64
-	last   time.Time
-}
-
-func (l *simLimit) call(now time.Time) (time.Duration, bool) {
-	if l.start.IsZero() || now.Sub(l.start) >= l.Per {
-		l.start, l.calls = now, 0
-	}
-	if l.calls >= l.Limit {
-		return wholeSeconds(l.start.Add(l.Per).Sub(now)), true
-	}
-	if l.Burst > 0 && l.Burst < l.Limit {
-		rate := float64(l.Limit) / l.Per.Seconds()
-		if l.last.IsZero() {
-			l.tokens, l.last = float64(l.Burst), now
-		}
-		l.tokens = min(float64(l.Burst), l.tokens+now.Sub(l.last).Seconds()*rate)
-		l.last = now
-		if l.tokens < 1 {
-			return wholeSeconds(time.Duration((1 - l.tokens) / rate * float64(time.Second))), true
-		}
-		l.tokens--
-	}
-	l.calls++
-	return 0, false
-}
-
-func wholeSeconds(d time.Duration) time.Duration {
-	return time.Duration(max(1, math.Ceil(d.Seconds()))) * time.Second
-}
+// its own pacer, against the fake Slack's model of Slack's limit
+// (fakeslack.RateLimit), on a virtual clock: no sleeping, and the same
+// answer on every run.
 
 type simConfig struct {
 	Replicas int
@@ -62,7 +22,7 @@ type simConfig struct {
 	Arrive   time.Duration   // a replica's decisions arrive uniformly within this…
 	Join     []time.Duration // …from its Join time (default 0)
 	Latency  time.Duration   // one way; a call takes 2×Latency ±50%
-	Limit    simLimit
+	Limit    fakeslack.RateLimit
 	Ceiling  Rate
 	Seed     uint64
 	Until    time.Duration // stop then, if not done before (0: when all are updated)
@@ -74,7 +34,6 @@ type simResult struct {
 	Calls   int
 	Limited int
 	Since   []int // messages each replica updated from simConfig.From on
-	MaxRate float64
 }
 
 func simulate(cfg simConfig) simResult {
@@ -87,7 +46,7 @@ func simulate(cfg simConfig) simResult {
 		seq++
 		heap.Push(&events, simEvent{at: t, seq: seq, fn: fn})
 	}
-	lim := cfg.Limit
+	lim := cfg.Limit.Allowance()
 	res := simResult{Since: make([]int, cfg.Replicas)}
 	left := cfg.Messages
 
@@ -115,11 +74,9 @@ func simulate(cfg simConfig) simResult {
 			return
 		}
 		res.Calls++
-		if rate := r.pc.Rate(); !math.IsInf(rate, 1) {
-			res.MaxRate = max(res.MaxRate, rate)
-		}
 		at(now.Add(latency()), func() {
-			ra, limited := lim.call(now)
+			ra, ok := lim.Take(now)
+			limited := !ok
 			at(now.Add(latency()), func() {
 				if limited {
 					res.Limited++

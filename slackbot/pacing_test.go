@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
 // The load targets of issue 8, checked on the simulation: two replicas,
@@ -12,14 +14,14 @@ import (
 func TestPacingMeetsTheLoadTargetsInSimulation(t *testing.T) {
 	tests := []struct {
 		name     string
-		limit    simLimit
+		limit    fakeslack.RateLimit
 		maxDone  time.Duration
 		maxCalls int
 	}{
 		// 20/s with bursts of 20: the floor is 19 s (20 at once, then 380 at 20/s).
-		{"20/s, burst 20", simLimit{Limit: 1200, Per: time.Minute, Burst: 20}, 21 * time.Second, 440},
+		{"20/s, burst 20", fakeslack.RateLimit{Limit: 1200, Per: time.Minute, Burst: 20}, 21 * time.Second, 440},
 		// Tier 3, 50 a minute: the floor is 7 minutes (the 8th window opens at 420 s).
-		{"50/min", simLimit{Limit: 50, Per: time.Minute}, 462 * time.Second, 440},
+		{"50/min", fakeslack.RateLimit{Limit: 50, Per: time.Minute}, 462 * time.Second, 440},
 	}
 	for _, tt := range tests {
 		for _, latency := range []time.Duration{3 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond} {
@@ -44,17 +46,17 @@ func TestPacingMeetsTheLoadTargetsInSimulation(t *testing.T) {
 func TestPacersConvergeToEqualShares(t *testing.T) {
 	tests := []struct {
 		name  string
-		limit simLimit
+		limit fakeslack.RateLimit
 		join  time.Duration
 		until time.Duration
 		rate  float64 // the limit, calls per second
 		share float64 // each replica's least share of the second half
 	}{
-		{"20/s, burst 20, second replica 20 s late", simLimit{Limit: 1200, Per: time.Minute, Burst: 20}, 20 * time.Second, 5 * time.Minute, 20, 0.4},
-		{"50/min, together", simLimit{Limit: 50, Per: time.Minute}, 0, 10 * time.Minute, 50.0 / 60, 0.4},
+		{"20/s, burst 20, second replica 20 s late", fakeslack.RateLimit{Limit: 1200, Per: time.Minute, Burst: 20}, 20 * time.Second, 5 * time.Minute, 20, 0.4},
+		{"50/min, together", fakeslack.RateLimit{Limit: 50, Per: time.Minute}, 0, 10 * time.Minute, 50.0 / 60, 0.4},
 		// In minute windows the first replica starts each one at full speed;
 		// the newcomer catches up a little every window.
-		{"50/min, second replica 20 s late", simLimit{Limit: 50, Per: time.Minute}, 20 * time.Second, 10 * time.Minute, 50.0 / 60, 0.25},
+		{"50/min, second replica 20 s late", fakeslack.RateLimit{Limit: 50, Per: time.Minute}, 20 * time.Second, 10 * time.Minute, 50.0 / 60, 0.25},
 	}
 	for _, tt := range tests {
 		for seed := range 3 {

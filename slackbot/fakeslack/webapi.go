@@ -54,7 +54,11 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	var retryAfter int
 	var limited bool
 	if !failed {
-		retryAfter, limited = s.rateLimitedLocked(method, time.Now())
+		var channel string
+		if req != nil {
+			channel = req.params.Get("channel")
+		}
+		retryAfter, limited = s.rateLimitedLocked(method, channel, time.Now())
 	}
 	s.mu.Unlock()
 
