@@ -79,7 +79,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers
 	botCfg.SweepInterval = cfg.SweepInterval
-	botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+	if cfg.UpdatesPerMinute > 0 {
+		botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+	}
 	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
 	err = slackbot.New(botCfg, svc, api, logger).Run(ctx)
 	if errors.Is(err, context.Canceled) {
