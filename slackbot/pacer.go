@@ -246,3 +246,16 @@ func later(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// release hands back the call the latest wait let through, when the caller
+// found it need not be made.
+func (pc *pacer) release() {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if !math.IsInf(pc.rate, 1) {
+		pc.pace.tokens++
+	}
+	if pc.ceiling != nil {
+		pc.ceiling.tokens++
+	}
+}

@@ -194,6 +194,11 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 		u.done(j)
 		return
 	}
+	if u.updatedElsewhere(ctx, j) {
+		u.updates.release()
+		u.done(j)
+		return
+	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
 	cancel()
