@@ -1,19 +1,19 @@
 package slackbot
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // updatedElsewhere reports whether j's message already shows the outcome,
 // updated by another replica since j was queued. Every replica's sweeper
-// queues every stale message, so while Slack holds updates back the same
-// message waits in several outboxes; checking just before the call keeps
-// them from spending Slack's allowance twice. Jobs with a thread reply
-// belong to the replica that decided and are not checked; a failed read
-// says no.
+// queues every message still stale SweepGrace after its decision, so while
+// Slack holds updates back the same message waits in several outboxes;
+// checking just before the call keeps them from spending Slack's allowance
+// twice. Younger jobs are not checked (no other sweeper queues them), and a
+// failed read says no.
 func (u *updater) updatedElsewhere(ctx context.Context, j *updateJob) bool {
-	u.mu.Lock()
-	own := j.reply
-	u.mu.Unlock()
-	if own {
+	if u.cfg.SweepGrace > 0 && time.Since(j.a.ClosedAt) < u.cfg.SweepGrace {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)

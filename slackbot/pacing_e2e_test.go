@@ -32,9 +32,9 @@ func TestReplicasShareTheUpdateLimitWithoutCeiling(t *testing.T) {
 	for _, a := range list {
 		h.click(approver, a, "approve")
 	}
-	h.waitFor("every message updated", func() bool {
+	h.waitFor("every message updated and replied to", func() bool {
 		for _, a := range list {
-			if !h.outcomeShown(a, "Approved") {
+			if !h.outcomeShown(a, "Approved") || len(h.slack.Replies(a.Channel, a.MessageTS)) == 0 {
 				return false
 			}
 		}
@@ -44,10 +44,16 @@ func TestReplicasShareTheUpdateLimitWithoutCeiling(t *testing.T) {
 	for _, a := range list {
 		updates += h.message(a).Updates
 	}
+	t.Logf("%d messages: %d updates, %d chat.update calls, %d 429s", n, updates, h.slack.Calls("chat.update"), h.slack.Limited("chat.update"))
+	for _, a := range list {
+		if got := len(h.slack.Replies(a.Channel, a.MessageTS)); got != 1 {
+			t.Errorf("%s has %d thread replies, want 1", a.ID, got)
+		}
+	}
 	if updates > n+n/10 {
 		t.Errorf("%d messages were updated %d times: replicas updated each other's messages", n, updates)
 	}
-	if calls := h.slack.Calls("chat.update"); calls > 2*n {
+	if calls := h.slack.Calls("chat.update"); calls > n+n/2 {
 		t.Errorf("chat.update called %d times for %d messages (%d 429s)", calls, n, h.slack.Limited("chat.update"))
 	}
 }

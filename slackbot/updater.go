@@ -196,6 +196,9 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	}
 	if u.updatedElsewhere(ctx, j) {
 		u.updates.release()
+		u.mu.Lock()
+		j.updated = true
+		u.mu.Unlock()
 		u.done(j)
 		return
 	}
