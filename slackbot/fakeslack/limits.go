@@ -3,6 +3,7 @@ package fakeslack
 import (
 	"net/url"
 	"slices"
+	"time"
 )
 
 type fault struct {
@@ -12,6 +13,7 @@ type fault struct {
 
 type apiState struct {
 	calls   map[string]int
+	first   map[string]time.Time
 	limited map[string]int
 	params  map[string][]url.Values
 	limits  map[string]*limitState // by method, or method and channel
@@ -25,6 +27,7 @@ func (a *apiState) init(groups map[string][]string) {
 		a.groups[id] = slices.Clone(members)
 	}
 	a.calls = map[string]int{}
+	a.first = map[string]time.Time{}
 	a.limited = map[string]int{}
 	a.params = map[string][]url.Values{}
 	a.limits = map[string]*limitState{}
@@ -55,6 +58,13 @@ func (s *Server) Calls(method string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.api.calls[method]
+}
+
+// FirstCall reports when the first call of a Web API method reached the fake (zero: none yet).
+func (s *Server) FirstCall(method string) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.api.first[method]
 }
 
 // Params returns the parameters of every readable call of a Web API method, in arrival order,

@@ -46,6 +46,9 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.api.calls[method]++
+	if _, ok := s.api.first[method]; !ok {
+		s.api.first[method] = time.Now()
+	}
 	if err == nil {
 		s.api.params[method] = append(s.api.params[method], withoutToken(req.params))
 	}
