@@ -16,6 +16,8 @@ type invocationLog struct {
 	channel      string
 	created      bool
 	posted       bool
+	// rateLimitWait is the Retry-After waited for, if Slack answered 429.
+	rateLimitWait time.Duration
 }
 
 func (h *Handler) log(l invocationLog, err error) {
@@ -28,6 +30,9 @@ func (h *Handler) log(l invocationLog, err error) {
 		zap.Bool("retry", l.approvalID != "" && !l.created),
 		zap.Bool("posted", l.posted),
 		zap.Duration("duration", time.Since(l.start)),
+	}
+	if l.rateLimitWait > 0 {
+		fields = append(fields, zap.Duration("rate_limit_wait", l.rateLimitWait))
 	}
 	if err != nil {
 		// err's text is token-free by construction (see errors.go).
