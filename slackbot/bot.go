@@ -115,15 +115,16 @@ func (c Config) withDefaults() Config {
 // Bot is the Socket Mode app. Any number of replicas may run against one
 // Slack app and one store: any of them handles any click.
 type Bot struct {
-	cfg       Config
-	approvals Approvals
-	api       *slack.Client
-	log       *zap.Logger
-	pool      *pool
-	updates   *updater
-	site      workspace
-	sm        *socketmode.Client
-	started   atomic.Bool
+	cfg        Config
+	approvals  Approvals
+	api        *slack.Client
+	log        *zap.Logger
+	pool       *pool
+	updates    *updater
+	ephemerals *pacer // chat.postEphemeral
+	site       workspace
+	sm         *socketmode.Client
+	started    atomic.Bool
 }
 
 // New returns a Bot. api must carry the app-level token
@@ -136,6 +137,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger, site: workspace{api: api}}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
+	b.ephemerals = newPacer(Rate{})
 	return b
 }
 

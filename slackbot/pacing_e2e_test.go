@@ -57,3 +57,22 @@ func TestReplicasShareTheUpdateLimitWithoutCeiling(t *testing.T) {
 		t.Errorf("chat.update called %d times for %d messages (%d 429s)", calls, n, h.slack.Limited("chat.update"))
 	}
 }
+
+// A burst of refused clicks meets Slack's chat.postEphemeral limit: the
+// private answers wait out the Retry-After instead of being dropped.
+func TestPrivateAnswersWaitOutSlacksLimit(t *testing.T) {
+	t.Parallel()
+	const n = 6
+	h := newHarness(t, func(o *fakeslack.Options) {
+		o.RateLimits = map[string]fakeslack.RateLimit{"chat.postEphemeral": {Limit: 120, Per: time.Minute, Burst: 3}}
+	})
+	h.startBot(testConfig(), nil)
+	a := h.request(workflow.Request{})
+	for range n {
+		h.click(outsider, a, "approve")
+	}
+	h.waitFor("every refused click answered", func() bool { return len(h.ephemeralsTo(outsider)) == n })
+	if h.slack.Limited("chat.postEphemeral") == 0 {
+		t.Error("Slack never answered 429: the test did not exercise the limit")
+	}
+}
