@@ -205,7 +205,8 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
 	cancel()
-	if _, limited := u.updates.done(sent, err); limited {
+	if d, limited := u.updates.done(sent, err); limited {
+		log.Info("Slack rate limits chat.update; every update waits", zap.Duration("retry_after", d))
 		u.requeue(j)
 		return
 	}
