@@ -7,11 +7,12 @@ import (
 )
 
 // postEphemeral posts a private message through the replica's
-// chat.postEphemeral pacer: unpaced until Slack answers 429, after which
-// private answers wait the Retry-After (within ctx) and are sent once more.
+// chat.postEphemeral pacer: unpaced until Slack answers 429; then private
+// answers wait out the Retry-After and are sent again, for as long as ctx
+// allows.
 func (b *Bot) postEphemeral(ctx context.Context, channel, user string, opts ...slack.MsgOption) error {
 	var err error
-	for range 2 {
+	for {
 		sent, werr := b.ephemerals.wait(ctx)
 		if werr != nil {
 			if err == nil {
@@ -24,5 +25,4 @@ func (b *Bot) postEphemeral(ctx context.Context, channel, user string, opts ...s
 			return err
 		}
 	}
-	return err
 }
