@@ -18,11 +18,15 @@ type pacing struct {
 	Forget   time.Duration // after this long without a call (pauses aside) the rate is forgotten
 }
 
+// recheck bounds how long a caller held back by the pace waits before
+// asking again.
+const recheck = time.Second
+
 var defaultPacing = pacing{
 	Decrease: 0.85,
 	Measure:  10 * time.Second,
-	Growth:   0.2,
-	Additive: 1,
+	Growth:   0.4,
+	Additive: 3,
 	Floor:    1.0 / 60,
 	Forget:   time.Minute,
 }
@@ -37,8 +41,8 @@ var defaultPacing = pacing{
 //     only extend the pause, and a 429 that comes before any call went
 //     through since the previous pause lowers nothing: the window was
 //     spent by somebody else.
-//   - While the pace holds callers back, the rate grows by 20% per
-//     second plus 1 call/s per second, so it probes back up and takes
+//   - While the pace holds callers back, the rate grows by 40% per
+//     second plus 3 calls/s per second, so it probes back up and takes
 //     over capacity others leave; the same absolute term for every replica
 //     is what brings replicas that each pace themselves to equal shares of
 //     the limit. A pacer that holds nobody back learns nothing and stays.
@@ -130,6 +134,9 @@ func (pc *pacer) take() (time.Time, time.Duration) {
 		wait = max(wait, pc.ceiling.due(now))
 	}
 	if wait > 0 {
+		// The rate grows while callers wait, so a caller held back asks
+		// again at least every recheck rather than sleeping on an old pace.
+		wait = min(wait, recheck)
 		pc.heldTo = later(pc.heldTo, now.Add(wait))
 		return now, wait
 	}

@@ -18,10 +18,11 @@ import (
 type simConfig struct {
 	Replicas int
 	Workers  int             // update workers per replica, as Config.UpdateWorkers
-	Messages int             // decisions, dealt to the replicas in turn
+	Messages int             // decisions, each to a replica at random
 	Arrive   time.Duration   // a replica's decisions arrive uniformly within this…
 	Join     []time.Duration // …from its Join time (default 0)
 	Latency  time.Duration   // one way; a call takes 2×Latency ±50%
+	Wake     time.Duration   // a waiting worker wakes up to this late
 	Limit    fakeslack.RateLimit
 	Ceiling  Rate
 	Seed     uint64
@@ -70,7 +71,7 @@ func simulate(cfg simConfig) simResult {
 		r := reps[i]
 		sent, d := r.pc.take()
 		if d > 0 {
-			at(now.Add(d), func() { try(i) })
+			at(now.Add(d+time.Duration(rng.Float64()*float64(cfg.Wake))), func() { try(i) })
 			return
 		}
 		res.Calls++
@@ -103,8 +104,8 @@ func simulate(cfg simConfig) simResult {
 			try(i)
 		}
 	}
-	for m := range cfg.Messages {
-		i := m % cfg.Replicas
+	for range cfg.Messages {
+		i := rng.IntN(cfg.Replicas) // Slack hands each click to any connection
 		var join time.Duration
 		if i < len(cfg.Join) {
 			join = cfg.Join[i]

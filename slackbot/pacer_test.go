@@ -213,3 +213,22 @@ func TestKeyedPacerDropsOnlyIdlePacers(t *testing.T) {
 		t.Error("a paused channel's pacer was dropped")
 	}
 }
+
+func TestPacerHeldCallersAskAgainAsTheRateGrows(t *testing.T) {
+	pc, clock := newTestPacer(Rate{})
+	send(t, pc, 1, nil)
+	clock.advance(10 * time.Second) // one success in 10 s: 0.1/s achieved
+	sent, _ := pc.take()
+	pc.done(sent, limitedFor(time.Second))
+	clock.advance(time.Second)
+	send(t, pc, 1, nil) // the first call after the pause
+
+	_, d := pc.take()
+	if d != recheck {
+		t.Fatalf("wait = %s; at %.3f/s the next call is far off, but a held caller should ask again after %s", d, pc.rate, recheck)
+	}
+	clock.advance(d)
+	if _, d := pc.take(); d != 0 {
+		t.Errorf("after a second of holding callers back the pace still waits %s (rate %.2f/s)", d, pc.rate)
+	}
+}

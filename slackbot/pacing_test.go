@@ -29,7 +29,7 @@ func TestPacingMeetsTheLoadTargetsInSimulation(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/seed %d", tt.name, latency, seed), func(t *testing.T) {
 					t.Parallel()
 					r := simulate(simConfig{Replicas: 2, Workers: 4, Messages: 400, Arrive: 2 * time.Second,
-						Latency: latency, Limit: tt.limit, Seed: uint64(seed)})
+						Latency: latency, Wake: 10 * time.Millisecond, Limit: tt.limit, Seed: uint64(seed)})
 					if r.Done > tt.maxDone || r.Calls > tt.maxCalls {
 						t.Errorf("all updated after %s with %d calls (%d 429s); want ≤ %s and ≤ %d calls",
 							r.Done, r.Calls, r.Limited, tt.maxDone, tt.maxCalls)
