@@ -44,7 +44,10 @@ func TestNotifierUnderSlackRateLimit(t *testing.T) {
 		var wg sync.WaitGroup
 		for _, i := range pending {
 			wg.Go(func() {
-				r, err := s.runtime.Invoke(ctx, requestPayload(t, tokens[i], nil))
+				r, err := s.runtime.Invoke(ctx, requestPayload(t, tokens[i], func(p map[string]any) {
+					p["executionArn"] = "arn:aws:states:us-east-1:123456789012:execution:demo:run-1"
+					p["stateName"] = "Approve"
+				}))
 				if err != nil {
 					t.Errorf("Invoke: %v", err)
 				}

@@ -8,6 +8,15 @@ import (
 	"time"
 )
 
+// demoPayload is a request from the execution the task's tests use.
+func demoPayload(t *testing.T) []byte {
+	t.Helper()
+	return payload(t, func(p map[string]any) {
+		p["executionArn"] = "arn:aws:states:us-east-1:123456789012:execution:demo:run-1"
+		p["stateName"] = "Approve"
+	})
+}
+
 // slack429 is a poster error shaped like slackbot's: Slack's code in the
 // text and the Retry-After behind RetryAfter.
 type slack429 time.Duration
@@ -55,7 +64,7 @@ func TestHandleWaitsOnceForAShortRetryAfter(t *testing.T) {
 				ctx, cancel = context.WithDeadline(ctx, t0.Add(tt.left))
 				defer cancel()
 			}
-			_, err := f.handler.Handle(ctx, payload(t, nil))
+			_, err := f.handler.Handle(ctx, demoPayload(t))
 			if fmt.Sprint(waits) != fmt.Sprint(tt.wantWaits) {
 				t.Errorf("waited %v, want %v", waits, tt.wantWaits)
 			}
@@ -75,7 +84,7 @@ func TestHandleWaitsOnceForAShortRetryAfter(t *testing.T) {
 				t.Error("the error shows the task token")
 			}
 			f.poster.fails = nil
-			if _, err := f.handler.Handle(context.Background(), payload(t, nil)); err != nil || f.poster.count() != 1 {
+			if _, err := f.handler.Handle(context.Background(), demoPayload(t)); err != nil || f.poster.count() != 1 {
 				t.Errorf("the Task's retry: %v with %d posts, want exactly one post", err, f.poster.count())
 			}
 		})
@@ -91,7 +100,7 @@ func TestHandleStopsWaitingWhenTheInvocationEnds(t *testing.T) {
 		cancel() // the invocation is cut short mid-wait
 		return sleepCtx(ctx, d)
 	}
-	_, err := f.handler.Handle(ctx, payload(t, nil))
+	_, err := f.handler.Handle(ctx, demoPayload(t))
 	if lambdaErrorType(err) != ErrorSlackPostFailed || !strings.Contains(err.Error(), "retry after 2s") {
 		t.Fatalf("Handle = %v, want SlackPostFailed for the 429", err)
 	}
