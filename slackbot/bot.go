@@ -35,9 +35,13 @@ type Config struct {
 	// decided them (and posts their thread reply).
 	SweepGrace time.Duration
 
-	// UpdateRate limits chat.update for the whole bot (Slack Tier 3).
+	// UpdateRate, if set, is a ceiling this replica's chat.update calls
+	// never exceed. Below it the pace follows Slack's answers: unpaced
+	// until a 429, then just below the rate Slack accepted (see pacer).
+	// Zero: no ceiling.
 	UpdateRate Rate
-	// ReplyRate limits thread replies (chat.postMessage) per channel.
+	// ReplyRate is the ceiling of thread replies (chat.postMessage) per
+	// channel; below it they are paced by Slack's answers like updates.
 	ReplyRate Rate
 	// UpdateWorkers is how many message updates run at once.
 	UpdateWorkers int
@@ -75,7 +79,6 @@ func DefaultConfig() Config {
 		CallTimeout:     10 * time.Second,
 		SweepInterval:   30 * time.Second,
 		SweepGrace:      20 * time.Second,
-		UpdateRate:      Rate{Events: 50, Per: time.Minute, Burst: 20},
 		ReplyRate:       Rate{Events: 1, Per: time.Second, Burst: 3},
 		UpdateWorkers:   4,
 		RetryBase:       time.Second,
@@ -114,9 +117,6 @@ func (c Config) withDefaults() Config {
 	if c.SweepGrace < 0 {
 		c.SweepGrace = 0
 	}
-	if c.UpdateRate.Events <= 0 {
-		c.UpdateRate = d.UpdateRate
-	}
 	if c.ReplyRate.Events <= 0 {
 		c.ReplyRate = d.ReplyRate
 	}
@@ -129,17 +129,18 @@ func (c Config) withDefaults() Config {
 // Bot is the Socket Mode app. Any number of replicas may run against one
 // Slack app and one store: any of them handles any click.
 type Bot struct {
-	cfg       Config
-	approvals Approvals
-	api       *slack.Client
-	log       *zap.Logger
-	pool      *pool
-	updates   *updater
-	site      workspace
-	sm        *socketmode.Client
-	started   atomic.Bool
-	health    health
-	metrics   *Metrics
+	cfg        Config
+	approvals  Approvals
+	api        *slack.Client
+	log        *zap.Logger
+	pool       *pool
+	updates    *updater
+	ephemerals *pacer // chat.postEphemeral
+	site       workspace
+	sm         *socketmode.Client
+	started    atomic.Bool
+	health     health
+	metrics    *Metrics
 	// arrived is when the envelope being routed reached the event loop;
 	// only the event loop uses it.
 	arrived time.Time
@@ -156,6 +157,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	b.health = health{window: cfg.ReadyWindow, now: time.Now}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
+	b.ephemerals = newPacer(Rate{})
 	b.metrics.attach(b)
 	return b
 }
@@ -296,3 +298,9 @@ func (b *Bot) ack(envelopeID string, payload any) {
 		b.log.Warn("ack not sent", zap.String("envelope_id", envelopeID), zap.Error(safeErr(err)))
 	}
 }
+
+// UpdatePace is this replica's current pace of chat.update calls, in calls
+// per second: +Inf (or the UpdateRate ceiling) while Slack has not limited
+// it, 0 while a 429's Retry-After holds every update back. Safe to call at
+// any time, for a metrics gauge.
+func (b *Bot) UpdatePace() float64 { return b.updates.updates.Rate() }

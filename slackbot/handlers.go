@@ -235,7 +235,7 @@ func (b *Bot) tell(ctx context.Context, to replyTo, text string, log *zap.Logger
 	if to.thread != "" {
 		opts = append(opts, slack.MsgOptionTS(to.thread))
 	}
-	if _, err := b.api.PostEphemeralContext(ctx, to.channel, to.user, opts...); err != nil {
+	if err := b.postEphemeral(ctx, to.channel, to.user, opts...); err != nil {
 		log.Warn("private answer not delivered", zap.Error(apiError("chat.postEphemeral", err)))
 	}
 }

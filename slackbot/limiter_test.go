@@ -5,45 +5,6 @@ import (
 	"time"
 )
 
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time          { return c.t }
-func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
-
-func TestLimiter(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	l := newLimiter(Rate{Events: 2, Per: time.Second, Burst: 3})
-	l.now = clock.now
-	l.last = clock.t
-
-	for i := range 3 {
-		if d := l.take(); d != 0 {
-			t.Fatalf("burst call %d waits %s", i, d)
-		}
-	}
-	if d := l.take(); d != 500*time.Millisecond {
-		t.Errorf("after the burst: wait %s, want 500ms", d)
-	}
-	clock.advance(500 * time.Millisecond)
-	if d := l.take(); d != 0 {
-		t.Errorf("after refilling one token: wait %s", d)
-	}
-
-	l.Pause(7 * time.Second)
-	clock.advance(time.Second)
-	if d := l.take(); d != 6*time.Second {
-		t.Errorf("while paused: wait %s, want 6s", d)
-	}
-	clock.advance(6 * time.Second)
-	if d := l.take(); d != 500*time.Millisecond {
-		t.Errorf("right after the pause: wait %s, want the steady rate (500ms), no burst", d)
-	}
-	clock.advance(time.Minute)
-	if !l.idle() {
-		t.Error("a refilled limiter is not idle")
-	}
-}
-
 func TestOpenLimiterBacksOff(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
 	l := &openLimiter{openBackoff: openBackoff{Base: time.Second, Max: 30 * time.Second, Reset: time.Minute}, now: clock.now}
@@ -74,22 +35,5 @@ func TestBackoff(t *testing.T) {
 		if d < 500*time.Millisecond || d > 90*time.Second {
 			t.Errorf("backoff(attempt %d) = %s, outside [0.5s, 1.5min]", attempt, d)
 		}
-	}
-}
-
-func TestLimiterCurrentRate(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	l := newLimiter(Rate{Events: 50, Per: time.Minute, Burst: 20})
-	l.now = clock.now
-	if got, want := l.currentRate(), 50.0/60; got != want {
-		t.Errorf("rate = %v, want %v", got, want)
-	}
-	l.Pause(2 * time.Second)
-	if got := l.currentRate(); got != 0 {
-		t.Errorf("rate while paused = %v, want 0", got)
-	}
-	clock.advance(2 * time.Second)
-	if got, want := l.currentRate(), 50.0/60; got != want {
-		t.Errorf("rate after the pause = %v, want %v", got, want)
 	}
 }

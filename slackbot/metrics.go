@@ -119,7 +119,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	gauges := []prometheus.Collector{
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "approvals_slack_update_rate",
-			Help: "chat.update calls per second the outbox allows now (0 while a 429 pauses it).",
+			Help: "chat.update calls per second the outbox allows now: +Inf while Slack has not limited it, 0 while a 429 pauses it.",
 		}, func() float64 { return m.read(func() float64 { return call(m.updateRate) }) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "approvals_ready",
@@ -188,7 +188,7 @@ func (m *Metrics) attach(b *Bot) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.updateRate = b.updates.updates.currentRate
+	m.updateRate = b.UpdatePace
 	m.ready = b.Ready
 	m.connected = b.health.socketUp
 }

@@ -18,7 +18,13 @@ type APIError struct {
 	Code   string
 	Hint   string
 	Err    error
+
+	retryAfter time.Duration
 }
+
+// RetryAfter is Slack's Retry-After when the call was answered 429 (Code
+// "ratelimited"), else 0.
+func (e *APIError) RetryAfter() time.Duration { return e.retryAfter }
 
 func (e *APIError) Error() string {
 	msg := "slack " + e.Method + ": " + e.Code
@@ -58,7 +64,7 @@ func apiError(method string, err error) error {
 	}
 	code := slackCode(err)
 	if d, ok := retryAfter(err); ok {
-		return &APIError{Method: method, Code: "ratelimited", Hint: fmt.Sprintf("retry after %s", d), Err: err}
+		return &APIError{Method: method, Code: "ratelimited", Hint: fmt.Sprintf("retry after %s", d), Err: err, retryAfter: d}
 	}
 	if code == "" {
 		return fmt.Errorf("slack %s: %s", method, redact(err.Error()))

@@ -14,10 +14,10 @@ import (
 
 // updater is the outbox that makes request messages show their outcome. It
 // never blocks a decision: handlers and the sweeper enqueue, a few workers
-// call Slack. chat.update shares one limiter, and a 429 pauses it for every
-// queued update; thread replies have their own workers and a limiter per
-// channel, so a busy channel's replies (about one a second) never hold back
-// the message updates that take the buttons away.
+// call Slack. chat.update shares one pacer that follows Slack's answers (a
+// 429 pauses every queued update; see pacer); thread replies have their own
+// workers and a pacer per channel, so a busy channel's replies (about one a
+// second) never hold back the message updates that take the buttons away.
 //
 // Guarantees:
 //   - Every final approval's message is updated unless Slack keeps refusing:
@@ -44,8 +44,8 @@ type updater struct {
 	approvals Approvals
 	log       *zap.Logger
 	cfg       Config
-	updates   *limiter
-	replies   *keyedLimiter
+	updates   *pacer
+	replies   *keyedPacer
 
 	mu         sync.Mutex
 	jobs       map[string]*updateJob
@@ -60,6 +60,8 @@ type updateJob struct {
 	// listed marks a as workflow.Approval.Listed (from the sweeper): the
 	// whole approval is read before its message is rendered.
 	listed bool
+	// fresh marks a as read whole from the store just before the update.
+	fresh bool
 	// tries bounds the calls made for this job before the failure is
 	// recorded on the approval (workflow.Service.MessageFailed), which
 	// backs it off per record: a decision's update retries quickly a few
@@ -86,8 +88,8 @@ func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Log
 		approvals: approvals,
 		log:       log,
 		cfg:       cfg,
-		updates:   newLimiter(cfg.UpdateRate),
-		replies:   newKeyedLimiter(cfg.ReplyRate),
+		updates:   newPacer(cfg.UpdateRate),
+		replies:   newKeyedPacer(cfg.ReplyRate),
 		jobs:      map[string]*updateJob{},
 		signal:    make(chan struct{}),
 	}
@@ -104,7 +106,7 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	defer u.mu.Unlock()
 	if j, ok := u.jobs[a.ID]; ok {
 		if j.state != jobBusy {
-			j.a, j.listed = a, false
+			j.a, j.listed, j.fresh = a, false, false
 		}
 		j.reply = j.reply || reply
 		return
@@ -218,20 +220,32 @@ func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
 // reply workers (through done) if a reply is due.
 func (u *updater) update(ctx context.Context, j *updateJob) {
 	log := u.log.With(zap.String("approval_id", j.a.ID), zap.String("execution_arn", j.a.ExecutionARN))
-	if u.updates.Wait(ctx) != nil {
+	sent, err := u.updates.wait(ctx)
+	if err != nil {
 		u.done(j)
 		return
 	}
+	// A job the sweeper listed holds part of the approval: read it whole,
+	// which also tells whether the message still needs updating.
 	if j.listed && !u.readWhole(ctx, j, log) {
+		u.updates.release()
+		u.done(j)
+		return
+	}
+	if u.updatedElsewhere(ctx, j) {
+		u.updates.release()
+		u.mu.Lock()
+		j.updated = true // the thread reply is still this replica's to post
+		u.mu.Unlock()
 		u.done(j)
 		return
 	}
 	a := j.a
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-	_, _, _, err := u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
+	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
 	cancel()
-	if d, limited := retryAfter(err); limited {
-		u.updates.Pause(d)
+	if d, limited := u.updates.done(sent, err); limited {
+		log.Info("Slack rate limits chat.update; every update waits", zap.Duration("retry_after", d))
 		u.requeue(j)
 		return
 	}
@@ -271,7 +285,7 @@ func (u *updater) readWhole(ctx context.Context, j *updateJob, log *zap.Logger) 
 		return false
 	}
 	u.mu.Lock()
-	j.a, j.listed = a, false
+	j.a, j.listed, j.fresh = a, false, true
 	u.mu.Unlock()
 	return a.Status.Final() && a.MessageTS != "" && !a.MessageSynced
 }
@@ -279,8 +293,9 @@ func (u *updater) readWhole(ctx context.Context, j *updateJob, log *zap.Logger) 
 // reply posts the decision's short reply in the request's thread.
 func (u *updater) reply(ctx context.Context, j *updateJob) {
 	a := j.a
-	lim := u.replies.get(a.Channel)
-	if lim.Wait(ctx) != nil {
+	pace := u.replies.get(a.Channel)
+	sent, err := pace.wait(ctx)
+	if err != nil {
 		u.mu.Lock()
 		j.replied = true
 		u.mu.Unlock()
@@ -288,11 +303,10 @@ func (u *updater) reply(ctx context.Context, j *updateJob) {
 		return
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-	_, _, err := u.api.PostMessageContext(callCtx, a.Channel,
+	_, _, err = u.api.PostMessageContext(callCtx, a.Channel,
 		slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
 	cancel()
-	if d, limited := retryAfter(err); limited {
-		lim.Pause(d)
+	if _, limited := pace.done(sent, err); limited {
 		u.requeue(j)
 		return
 	}
@@ -326,7 +340,7 @@ func (u *updater) done(j *updateJob) {
 	delete(u.jobs, j.a.ID)
 }
 
-// requeue puts a rate-limited job first in line; the paused limiter holds
+// requeue puts a rate-limited job first in line; the paused pacer holds
 // it back.
 func (u *updater) requeue(j *updateJob) {
 	u.mu.Lock()

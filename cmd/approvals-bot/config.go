@@ -22,7 +22,9 @@ type config struct {
 	APIURL   string
 	Table    string
 
-	Workers          int
+	Workers int
+	// UpdatesPerMinute is the ceiling of chat.update calls per replica; 0
+	// (unset) means none: the bot follows Slack's answers alone.
 	UpdatesPerMinute int
 	SweepInterval    time.Duration
 	GroupStaleGrace  time.Duration
@@ -57,16 +59,15 @@ func httpAddr(getenv func(string) string) (string, error) {
 func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 	defaults := slackbot.DefaultConfig()
 	c := config{
-		BotToken:         getenv("SLACK_BOT_TOKEN"),
-		AppToken:         getenv("SLACK_APP_TOKEN"),
-		APIURL:           getenv("SLACK_API_URL"),
-		Table:            getenv("APPROVALS_TABLE"),
-		Workers:          defaults.Workers,
-		UpdatesPerMinute: defaults.UpdateRate.Events,
-		SweepInterval:    defaults.SweepInterval,
-		GroupStaleGrace:  slackbot.DefaultStaleGrace,
-		ExecutionChecks:  workflow.DefaultExecutionChecks.PerRun,
-		LogLevel:         zapcore.InfoLevel,
+		BotToken:        getenv("SLACK_BOT_TOKEN"),
+		AppToken:        getenv("SLACK_APP_TOKEN"),
+		APIURL:          getenv("SLACK_API_URL"),
+		Table:           getenv("APPROVALS_TABLE"),
+		Workers:         defaults.Workers,
+		SweepInterval:   defaults.SweepInterval,
+		GroupStaleGrace: slackbot.DefaultStaleGrace,
+		ExecutionChecks: workflow.DefaultExecutionChecks.PerRun,
+		LogLevel:        zapcore.InfoLevel,
 	}
 	if c.Table == "" {
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")

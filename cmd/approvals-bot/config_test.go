@@ -24,9 +24,18 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 50 ||
+	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 0 ||
 		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" || c.ExecutionChecks != 10 {
 		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestLoadConfigUpdateCeiling(t *testing.T) {
+	t.Parallel()
+	kv := fullEnv()
+	kv["APPROVALS_SLACK_UPDATES_PER_MINUTE"] = "120"
+	if c, err := loadConfig(env(kv), false); err != nil || c.UpdatesPerMinute != 120 {
+		t.Errorf("APPROVALS_SLACK_UPDATES_PER_MINUTE=120: %d, %v", c.UpdatesPerMinute, err)
 	}
 }
 
@@ -71,6 +80,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "bot token as app token", set: map[string]string{"SLACK_APP_TOKEN": "xoxb-1-secret"}, want: "SLACK_APP_TOKEN must be an app-level token"},
 		{name: "api url without slash", set: map[string]string{"SLACK_API_URL": "http://127.0.0.1:1/api"}, want: "SLACK_API_URL must end with a slash"},
 		{name: "workers", set: map[string]string{"APPROVALS_WORKERS": "0"}, want: "APPROVALS_WORKERS must be a whole number"},
+		{name: "update ceiling zero", set: map[string]string{"APPROVALS_SLACK_UPDATES_PER_MINUTE": "0"}, want: "APPROVALS_SLACK_UPDATES_PER_MINUTE must be a whole number from 1 to 6000"},
+		{name: "update ceiling word", set: map[string]string{"APPROVALS_SLACK_UPDATES_PER_MINUTE": "fast"}, want: "APPROVALS_SLACK_UPDATES_PER_MINUTE must be a whole number"},
 		{name: "sweep", set: map[string]string{"APPROVALS_SWEEP_INTERVAL": "soon"}, want: "APPROVALS_SWEEP_INTERVAL must be a duration"},
 		{name: "group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "a while"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
 		{name: "negative group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "-1m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},

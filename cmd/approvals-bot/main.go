@@ -107,7 +107,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers
 	botCfg.SweepInterval = cfg.SweepInterval
-	botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+	if cfg.UpdatesPerMinute > 0 {
+		botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+	}
 	botCfg.Metrics = metrics
 	bot := slackbot.New(botCfg, svc, api, logger)
 	ops, err := startOps(cfg.HTTPAddr, opsRoutes(bot.Ready, registry), logger)

@@ -19,18 +19,16 @@ import (
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
-// Load-run settings. The fake Slack limits chat.update workspace-wide; each
-// bot replica paces itself to half of it and honours 429 Retry-After.
-const (
-	loadReplicas         = 2
-	slackUpdatesPerSec   = 20
-	replicaUpdatesPerMin = slackUpdatesPerSec * 60 / loadReplicas
-)
+// loadReplicas bot processes run with their default configuration: the
+// fake Slack limits chat.update workspace-wide, and each replica finds its
+// pace from Slack's answers alone.
+const loadReplicas = 2
 
 // runLoad pauses n executions on approvals, then clicks every approval at
 // once, spread by Slack over two bot processes, and reports ack latency,
-// time to resume everything, message-update pacing and the bots' memory.
-func runLoad(ctx context.Context, n, ddbNice int, logs, out io.Writer) error {
+// time to resume everything, message-update pacing against updateLimit
+// (written as limitSpec) and the bots' memory.
+func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimit, limitSpec string, logs, out io.Writer) error {
 	bin, err := buildBot(ctx)
 	if err != nil {
 		return err
@@ -49,7 +47,7 @@ func runLoad(ctx context.Context, n, ddbNice int, logs, out io.Writer) error {
 		Replicas:         -1,
 		Logs:             logs,
 		Slack: fakeslack.Options{
-			RateLimits: map[string]fakeslack.RateLimit{"chat.update": {Burst: slackUpdatesPerSec, Per: time.Second}},
+			RateLimits: map[string]fakeslack.RateLimit{"chat.update": updateLimit},
 		},
 	})
 	if err != nil {
@@ -67,7 +65,6 @@ func runLoad(ctx context.Context, n, ddbNice int, logs, out io.Writer) error {
 	for range loadReplicas {
 		cmd := exec.CommandContext(ctx, bin)
 		cmd.Env = append(os.Environ(), stack.Env()...)
-		cmd.Env = append(cmd.Env, "APPROVALS_SLACK_UPDATES_PER_MINUTE="+strconv.Itoa(replicaUpdatesPerMin), "APPROVALS_SWEEP_INTERVAL=5s")
 		cmd.Stdout, cmd.Stderr = logs, logs
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("start bot: %w", err)
@@ -144,7 +141,10 @@ func runLoad(ctx context.Context, n, ddbNice int, logs, out io.Writer) error {
 		cpuUsed[i] -= cpuBefore[i]
 	}
 
-	if err := stack.Slack.WaitFor(ctx, func() bool {
+	floor := updateLimit.Floor(n)
+	updCtx, cancelUpd := context.WithTimeout(ctx, floor+5*time.Minute)
+	defer cancelUpd()
+	if err := stack.Slack.WaitFor(updCtx, func() bool {
 		for _, p := range pending {
 			m, _ := stack.Slack.Message(p.Response.Channel, p.Response.TS)
 			if m.Updates == 0 {
@@ -153,10 +153,11 @@ func runLoad(ctx context.Context, n, ddbNice int, logs, out io.Writer) error {
 		}
 		return true
 	}); err != nil {
-		return fmt.Errorf("messages not updated: %w", err)
+		return fmt.Errorf("messages not updated within the floor (%s) and 5 minutes: %w", floor, err)
 	}
 	updated := time.Since(start)
-	updateCalls := stack.Slack.Calls("chat.update")
+	updateCalls, limited := stack.Slack.Calls("chat.update"), stack.Slack.Limited("chat.update")
+	firstUpdate := stack.Slack.FirstCall("chat.update").Sub(start)
 
 	var latencies []time.Duration
 	for _, id := range envelopes {
@@ -185,7 +186,9 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
   ack latency                     p50 %s  p99 %s  max %s
   all executions resumed          %s after the first click
   resumes                         %d (want %d); clicks Slack saw as failed: %d
-  all messages updated            %s (chat.update limited to %d/s by Slack; %d calls for %d messages)
+  all messages updated            %s after the first click; Slack limits chat.update to %s
+  chat.update                     %d calls for %d messages, %d answered 429
+  floor                           %s after the first update (which came %s after the first click)
   bot CPU until all resumed       %s
   bot RSS idle                    %s
   bot RSS after the burst         %s
@@ -193,7 +196,8 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
 `, n, n, loadReplicas, ddbNice, requested.Round(time.Millisecond), sent.Round(time.Millisecond),
 		pct(latencies, 50), pct(latencies, 99), latencies[len(latencies)-1].Round(100*time.Microsecond),
 		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
-		updated.Round(time.Millisecond), slackUpdatesPerSec, updateCalls, n,
+		updated.Round(time.Millisecond), limitSpec, updateCalls, n, limited,
+		floor.Round(time.Millisecond), firstUpdate.Round(time.Millisecond),
 		cpuText(cpuUsed), mib(idle), mib(loaded), stopped.Round(time.Millisecond))
 	if got := stack.SFN.Successes(); got != n {
 		return fmt.Errorf("%d resumes, want exactly %d", got, n)

@@ -49,8 +49,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	load := flags.Int("load", 0, "run the load benchmark with this many approvals and clicks instead of the demo")
 	logPath := flags.String("logs", "", "write every component's JSON logs to this file")
 	ddbNice := flags.Int("ddb-nice", 15, "with -load: CPU priority (nice) of DynamoDB Local, which stands in for a service on other machines; 0 for equal priority")
+	updateLimit := flags.String("slack-update-limit", "20/s,burst=20", "with -load: how the fake Slack limits chat.update, in minute windows with a burst allowance: N/s or N/min, optionally ,burst=B (50/min is Slack's Tier 3)")
 	if err := flags.Parse(args); err != nil {
 		return err
+	}
+	limit, err := parseLimit(*updateLimit)
+	if err != nil {
+		return fmt.Errorf("-slack-update-limit: %w", err)
 	}
 	logs := io.Discard
 	if *logPath != "" {
@@ -62,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		logs = f
 	}
 	if *load > 0 {
-		return runLoad(ctx, *load, *ddbNice, logs, stdout)
+		return runLoad(ctx, *load, *ddbNice, limit, *updateLimit, logs, stdout)
 	}
 	return runDemo(ctx, logs, stdout)
 }

@@ -73,15 +73,20 @@ type stack struct {
 }
 
 // newStack starts the fakes and creates a table; start runs the binary.
-func newStack(tb testing.TB) *stack {
+// slack, if given, configures the fake Slack.
+func newStack(tb testing.TB, slack ...fakeslack.Options) *stack {
 	tb.Helper()
 	ctx := context.Background()
 	s := &stack{table: "approvals-" + randomHex(6)}
 	if err := dynamo.CreateTable(ctx, ddbAdmin, s.table); err != nil {
 		tb.Fatalf("create table: %v", err)
 	}
+	var opts fakeslack.Options
+	if len(slack) > 0 {
+		opts = slack[0]
+	}
 	var err error
-	if s.slack, err = fakeslack.Start(fakeslack.Options{}); err != nil {
+	if s.slack, err = fakeslack.Start(opts); err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(s.slack.Close)

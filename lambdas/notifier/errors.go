@@ -16,13 +16,16 @@ import (
 //     Nothing was stored or posted. Do not retry; Catch it.
 //   - SlackPostFailed: Slack refused or did not answer chat.postMessage; the
 //     message names Slack's error code (channel_not_found, not_in_channel,
-//     ratelimited, …). The approval is stored but not posted; a retry with
-//     the same task token posts it once.
+//     ratelimited with Slack's Retry-After, …). The approval is stored but
+//     not posted; a retry with the same task token posts it once. A 429 is
+//     waited out inside the invocation only when short (see post).
 //   - StoreUnavailable: the approvals table could not be read or written.
 //     Retry.
 //
-// A retry policy that fits: {"ErrorEquals": ["SlackPostFailed",
-// "StoreUnavailable"], "IntervalSeconds": 2, "MaxAttempts": 3,
+// Retry policies that fit: {"ErrorEquals": ["SlackPostFailed"],
+// "IntervalSeconds": 2, "MaxAttempts": 6, "BackoffRate": 2,
+// "MaxDelaySeconds": 60, "JitterStrategy": "FULL"} and {"ErrorEquals":
+// ["StoreUnavailable"], "IntervalSeconds": 2, "MaxAttempts": 3,
 // "BackoffRate": 2}.
 const (
 	ErrorInvalidApprovalRequest = "InvalidApprovalRequest"

@@ -19,6 +19,8 @@ type invocationLog struct {
 	duplicate    bool     // posted a copy of a request another call recorded
 	replaced     []string // older approvals this request replaced
 	replaceErrs  []string // what went wrong replacing them (token-free)
+	// rateLimitWait is the Retry-After waited for, if Slack answered 429.
+	rateLimitWait time.Duration
 }
 
 func (h *Handler) log(l invocationLog, err error) {
@@ -31,6 +33,9 @@ func (h *Handler) log(l invocationLog, err error) {
 		zap.Bool("retry", l.approvalID != "" && !l.created),
 		zap.Bool("posted", l.posted),
 		zap.Duration("duration", time.Since(l.start)),
+	}
+	if l.rateLimitWait > 0 {
+		fields = append(fields, zap.Duration("rate_limit_wait", l.rateLimitWait))
 	}
 	if len(l.replaced) > 0 {
 		fields = append(fields, zap.Strings("replaced", l.replaced))

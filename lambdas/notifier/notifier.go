@@ -25,7 +25,9 @@ type Poster interface {
 	// PostRequest posts the request message for a in a.Channel (in the
 	// thread a.ThreadTS, if set) and returns where it landed. An error
 	// means nothing was posted, or that Slack's answer was lost; its text
-	// should carry Slack's error code.
+	// should carry Slack's error code. An error that has a RetryAfter()
+	// time.Duration method returning more than 0 is Slack's 429, and says
+	// when to try again.
 	PostRequest(ctx context.Context, a workflow.Approval) (channel, ts string, err error)
 	// UpdateMessage makes the recorded message of the final approval a
 	// show its outcome.
@@ -47,6 +49,8 @@ type Handler struct {
 	service *workflow.Service
 	poster  Poster
 	logger  *zap.Logger
+	now     func() time.Time
+	sleep   func(context.Context, time.Duration) error
 
 	// Metrics, when set, gets one CloudWatch EMF line per invocation (see
 	// measure). Set it before the first invocation.
@@ -56,7 +60,7 @@ type Handler struct {
 // New returns a Handler that stores approvals through service and posts
 // them with poster, logging one line per invocation to logger.
 func New(service *workflow.Service, poster Poster, logger *zap.Logger) *Handler {
-	return &Handler{service: service, poster: poster, logger: logger}
+	return &Handler{service: service, poster: poster, logger: logger, now: time.Now, sleep: sleepCtx}
 }
 
 // Handle stores the approval request in payload and posts it to Slack.
@@ -113,13 +117,9 @@ func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLo
 		return Response{ApprovalID: a.ID, Channel: a.Channel, TS: a.MessageTS}, nil
 	}
 
-	channel, ts, err := h.poster.PostRequest(ctx, a)
+	channel, ts, err := h.post(ctx, a, line)
 	if err != nil {
-		return Response{}, &SlackPostFailed{
-			ApprovalID: a.ID,
-			Message:    redact(fmt.Sprintf("could not post approval %s to Slack channel %s: %v", a.ID, a.Channel, err), req.TaskToken),
-			Err:        err,
-		}
+		return Response{}, postFailed(a, err, req.TaskToken)
 	}
 	line.posted, line.channel = true, channel
 

@@ -1,24 +1,10 @@
 package fakeslack
 
 import (
-	"math"
 	"net/url"
 	"slices"
 	"time"
 )
-
-// RateLimit allows Burst calls of a method per fixed window of length Per. A call over the limit
-// gets HTTP 429 with Retry-After (whole seconds until the window ends, at least 1) and the body
-// {"ok":false,"error":"ratelimited"}, which slack-go turns into *slack.RateLimitedError.
-type RateLimit struct {
-	Burst int
-	Per   time.Duration
-}
-
-type window struct {
-	start time.Time
-	calls int
-}
 
 type fault struct {
 	remaining int // <0: until Heal
@@ -28,9 +14,11 @@ type fault struct {
 
 type apiState struct {
 	calls    map[string]int
+	first    map[string]time.Time
+	limited  map[string]int
 	params   map[string][]url.Values
-	refusing map[string]string // channel -> error code of chat.postMessage and chat.update there
-	windows  map[string]*window
+	refusing map[string]string      // channel -> error code of chat.postMessage and chat.update there
+	limits   map[string]*limitState // by method, or method and channel
 	faults   map[string]*fault
 	groups   map[string][]string
 }
@@ -41,8 +29,10 @@ func (a *apiState) init(groups map[string][]string) {
 		a.groups[id] = slices.Clone(members)
 	}
 	a.calls = map[string]int{}
+	a.first = map[string]time.Time{}
+	a.limited = map[string]int{}
 	a.params = map[string][]url.Values{}
-	a.windows = map[string]*window{}
+	a.limits = map[string]*limitState{}
 	a.faults = map[string]*fault{}
 	a.refusing = map[string]string{}
 }
@@ -106,6 +96,13 @@ func (s *Server) Calls(method string) int {
 	return s.api.calls[method]
 }
 
+// FirstCall reports when the first call of a Web API method reached the fake (zero: none yet).
+func (s *Server) FirstCall(method string) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.api.first[method]
+}
+
 // Params returns the parameters of every readable call of a Web API method, in arrival order,
 // without the token: form fields, or the top-level members of a JSON body (non-string values as
 // JSON text).
@@ -133,24 +130,4 @@ func (s *Server) injectedFailureLocked(method string) (status int, applied, fail
 		}
 	}
 	return f.status, f.applied, true
-}
-
-// rateLimitedLocked counts the call against its method's window and reports how long the caller
-// must wait when it is over the limit.
-func (s *Server) rateLimitedLocked(method string, now time.Time) (retryAfter int, limited bool) {
-	rl, ok := s.opts.RateLimits[method]
-	if !ok || rl.Burst <= 0 || rl.Per <= 0 {
-		return 0, false
-	}
-	w := s.api.windows[method]
-	if w == nil || now.Sub(w.start) >= rl.Per {
-		w = &window{start: now}
-		s.api.windows[method] = w
-	}
-	if w.calls < rl.Burst {
-		w.calls++
-		return 0, false
-	}
-	wait := w.start.Add(rl.Per).Sub(now)
-	return max(1, int(math.Ceil(wait.Seconds()))), true
 }

@@ -47,6 +47,9 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.api.calls[method]++
+	if _, ok := s.api.first[method]; !ok {
+		s.api.first[method] = time.Now()
+	}
 	if err == nil {
 		s.api.params[method] = append(s.api.params[method], withoutToken(req.params))
 	}
@@ -55,7 +58,11 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	var retryAfter int
 	var limited bool
 	if !failed {
-		retryAfter, limited = s.rateLimitedLocked(method, time.Now())
+		var channel string
+		if req != nil {
+			channel = req.params.Get("channel")
+		}
+		retryAfter, limited = s.rateLimitedLocked(method, channel, time.Now())
 	}
 	s.mu.Unlock()
 

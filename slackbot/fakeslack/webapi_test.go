@@ -426,3 +426,50 @@ func TestParamsRecordsCallsWithoutTheToken(t *testing.T) {
 		t.Error("Params returned the fake's own copy")
 	}
 }
+
+func TestRateLimitBurstPerChannel(t *testing.T) {
+	s := newServer(t, fakeslack.Options{RateLimits: map[string]fakeslack.RateLimit{
+		// Six a minute, at most two at once: one comes back every 10 s.
+		"chat.postMessage": {Limit: 6, Per: time.Minute, Burst: 2, PerChannel: true},
+	}})
+	api := newAPI(t, s, s.BotToken())
+	post := func(channel string) error {
+		_, _, err := api.PostMessage(channel, slack.MsgOptionText("x", false))
+		return err
+	}
+	for i := range 2 {
+		if err := post("C1"); err != nil {
+			t.Fatalf("post %d: %v", i, err)
+		}
+	}
+	var rl *slack.RateLimitedError
+	if err := post("C1"); !errors.As(err, &rl) || rl.RetryAfter != 10*time.Second {
+		t.Fatalf("third post in a burst of two: %v, want a 429 with Retry-After 10s", err)
+	}
+	if err := post("C2"); err != nil {
+		t.Errorf("another channel has its own allowance: %v", err)
+	}
+	if got := len(s.Messages("C1")); got != 2 {
+		t.Errorf("%d messages in C1, want 2: a limited call posts nothing", got)
+	}
+	if got := s.Limited("chat.postMessage"); got != 1 {
+		t.Errorf("Limited = %d, want 1", got)
+	}
+}
+
+func TestRateLimitFloor(t *testing.T) {
+	tests := []struct {
+		rl   fakeslack.RateLimit
+		want time.Duration
+	}{
+		{fakeslack.RateLimit{Limit: 1200, Per: time.Minute, Burst: 20}, 19 * time.Second},
+		{fakeslack.RateLimit{Limit: 50, Per: time.Minute}, 7 * time.Minute},
+		{fakeslack.RateLimit{Burst: 20, Per: time.Second}, 19 * time.Second},
+		{fakeslack.RateLimit{Limit: 50, Per: time.Minute, Burst: 10}, 468 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := tt.rl.Floor(400); got < tt.want-time.Millisecond || got > tt.want+time.Millisecond {
+			t.Errorf("%+v: Floor(400) = %s, want %s", tt.rl, got, tt.want)
+		}
+	}
+}

@@ -355,12 +355,19 @@ type poster struct {
 	mu     sync.Mutex
 	posts  []post
 	posted chan post
+	fails  []error // returned by the next calls, in order
 }
 
 var _ notifier.Poster = (*poster)(nil)
 
 func (p *poster) PostRequest(_ context.Context, a workflow.Approval) (string, string, error) {
 	p.mu.Lock()
+	if len(p.fails) > 0 {
+		err := p.fails[0]
+		p.fails = p.fails[1:]
+		p.mu.Unlock()
+		return "", "", err
+	}
 	ts := fmt.Sprintf("1700000000.%06d", len(p.posts)+1)
 	rec := post{approval: a, channel: a.Channel, ts: ts}
 	p.posts = append(p.posts, rec)
