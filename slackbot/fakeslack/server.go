@@ -36,6 +36,8 @@ type Options struct {
 	Now func() time.Time
 	// Groups maps a usergroup ID to its member user IDs.
 	Groups map[string][]string
+	// Users are the profiles users.info answers with; other user IDs get a default one.
+	Users []User
 	// RateLimits limits Web API methods by name, e.g. "chat.update".
 	RateLimits map[string]RateLimit
 }
@@ -110,7 +112,7 @@ func Start(opts Options) (*Server, error) {
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
 	}
-	s.api.init(s.opts.Groups)
+	s.api.init(s.opts.Groups, s.opts.Users)
 	s.chat.init()
 	s.views.init()
 	s.socket.init()
