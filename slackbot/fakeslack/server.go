@@ -162,6 +162,9 @@ func (s *Server) APIURL() string { return s.base + "/api/" }
 // "https://acme.slack.com/". Message links start with it.
 func (s *Server) URL() string { return s.base + "/" }
 
+// BotUserID is the bot's user ID: the author of the messages the app posts.
+func (s *Server) BotUserID() string { return s.opts.BotUserID }
+
 // BotToken is the xoxb token the fake accepts.
 func (s *Server) BotToken() string { return s.opts.BotToken }
 
