@@ -48,9 +48,10 @@ type Handler struct {
 	pages   *template.Template
 	log     *zap.Logger
 
-	done      chan struct{}
-	closeOnce sync.Once
-	streams   sync.WaitGroup
+	done       chan struct{}
+	closeOnce  sync.Once
+	streams    sync.WaitGroup
+	panelCache panelCache
 }
 
 //go:embed static templates

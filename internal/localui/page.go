@@ -269,8 +269,7 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 	if data.HasExecutions {
 		ctx, cancel := context.WithTimeout(r.Context(), h.opts.ActionTimeout)
 		defer cancel()
-		data.Machines = h.machinesFragment(ctx)
-		data.Executions = h.executionsFragment(ctx)
+		data.Machines, data.Executions = h.panel(ctx, true)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := h.pages.ExecuteTemplate(w, "page.html", data); err != nil {

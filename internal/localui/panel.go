@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -28,6 +29,27 @@ var templateFuncs = template.FuncMap{
 func unixUTC(secs int64) time.Time { return time.Unix(secs, 0).UTC() }
 
 func zapError(err error) zap.Field { return zap.Error(err) }
+
+// panelCache shares the panel's parts between the open pages for half a RefreshInterval, so each
+// refresh costs one round of Step Functions calls however many pages are open.
+type panelCache struct {
+	mu                   sync.Mutex
+	at                   time.Time
+	machines, executions fragment
+}
+
+// panel returns the start form's state machines and the list of executions; fresh ones when
+// fresh is set.
+func (h *Handler) panel(ctx context.Context, fresh bool) (machines, executions fragment) {
+	c := &h.panelCache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if fresh || time.Since(c.at) >= h.opts.RefreshInterval/2 {
+		c.machines, c.executions = h.machinesFragment(ctx), h.executionsFragment(ctx)
+		c.at = time.Now()
+	}
+	return c.machines, c.executions
+}
 
 // machinesFragment is the start form's choice of state machines, each option carrying its
 // samples (data-samples, JSON).

@@ -60,8 +60,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		}
 		if panelDue && h.opts.Executions != nil {
 			ctx, cancel := context.WithTimeout(r.Context(), h.opts.ActionTimeout)
-			parts = append(parts, part{"machines", h.machinesFragment(ctx)}, part{"executions", h.executionsFragment(ctx)})
+			machines, executions := h.panel(ctx, false)
 			cancel()
+			parts = append(parts, part{"machines", machines}, part{"executions", executions})
 			panelDue = false
 		}
 		for _, p := range parts {
