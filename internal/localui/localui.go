@@ -113,7 +113,8 @@ func (h *Handler) routes() http.Handler {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.handler.ServeHTTP(w, r) }
 
 // Close ends the open event streams and waits for them, so a server's Shutdown need not wait
-// for the browsers to leave. Requests after Close get no stream.
+// for the browsers to leave: call it first, or register it with http.Server.RegisterOnShutdown.
+// Requests after Close get no stream.
 func (h *Handler) Close() {
 	h.closeOnce.Do(func() { close(h.done) })
 	h.streams.Wait()
