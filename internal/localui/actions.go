@@ -19,19 +19,20 @@ const maxForm = 1 << 20
 // What Slack tells a person when the app did not answer in time.
 const (
 	msgNotConnected = "The app is not connected to Slack (no Socket Mode connection): is the bot running?"
-	msgNoAnswer     = "The app did not respond. Slack would show: “This app didn’t respond.”"
+	msgNoAnswer     = "The app did not respond in time: nothing happened (Slack shows a warning)."
 	msgStillWaiting = "The app has not answered yet."
 )
 
-type errorWithStatus struct {
+// refusal is what the page tells the person, as it is, with the HTTP status of the answer.
+type refusal struct {
 	status int
-	err    error
+	text   string
 }
 
-func (e *errorWithStatus) Error() string { return e.err.Error() }
+func (e *refusal) Error() string { return e.text }
 
 func badRequest(format string, args ...any) error {
-	return &errorWithStatus{http.StatusBadRequest, fmt.Errorf(format, args...)}
+	return &refusal{http.StatusBadRequest, fmt.Sprintf(format, args...)}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -41,9 +42,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, status int, err error) {
-	var ws *errorWithStatus
-	if errors.As(err, &ws) {
-		status = ws.status
+	var r *refusal
+	if errors.As(err, &r) {
+		status = r.status
 	}
 	writeJSON(w, status, map[string]any{"error": err.Error()})
 }
@@ -67,7 +68,7 @@ func (h *Handler) form(w http.ResponseWriter, r *http.Request) (Person, error) {
 func (h *Handler) handled(ctx context.Context, envelopeID string, sendErr error) (fakeslack.Ack, error) {
 	switch {
 	case errors.Is(sendErr, fakeslack.ErrNoConnection):
-		return fakeslack.Ack{}, &errorWithStatus{http.StatusBadGateway, errors.New(msgNotConnected)}
+		return fakeslack.Ack{}, &refusal{http.StatusBadGateway, msgNotConnected}
 	case sendErr != nil:
 		return fakeslack.Ack{}, badRequest("%v", strings.TrimPrefix(sendErr.Error(), "fakeslack: "))
 	}
@@ -76,9 +77,9 @@ func (h *Handler) handled(ctx context.Context, envelopeID string, sendErr error)
 	ack, err := h.slack.WaitHandled(ctx, envelopeID)
 	switch {
 	case errors.Is(err, fakeslack.ErrNotAcked):
-		return ack, &errorWithStatus{http.StatusBadGateway, errors.New(msgNoAnswer)}
+		return ack, &refusal{http.StatusBadGateway, msgNoAnswer}
 	case err != nil:
-		return ack, &errorWithStatus{http.StatusGatewayTimeout, errors.New(msgStillWaiting)}
+		return ack, &refusal{http.StatusGatewayTimeout, msgStillWaiting}
 	}
 	return ack, nil
 }

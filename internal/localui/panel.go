@@ -26,10 +26,6 @@ var templateFuncs = template.FuncMap{
 	},
 }
 
-func unixUTC(secs int64) time.Time { return time.Unix(secs, 0).UTC() }
-
-func zapError(err error) zap.Field { return zap.Error(err) }
-
 // panelCache shares the panel's parts between the open pages for half a RefreshInterval, so each
 // refresh costs one round of Step Functions calls however many pages are open.
 type panelCache struct {
