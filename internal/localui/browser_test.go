@@ -46,7 +46,8 @@ const screenshotEnv = "STAND_IN_SCREENSHOT"
 // walkthrough, on the whole product running locally (DynamoDB Local, the fake Slack, the bot,
 // the notifier, the local Step Functions engine with the shipped publish workflow): start the
 // workflow from the panel, see the request, click Approve as the stranger (refused privately),
-// ask for changes as the approver in the modal (a validation error first), see the redrafted
+// list what waits with /approvals pending, ask for changes as the approver in the modal (a
+// validation error first), see the redrafted
 // request, approve draft 2, see the execution succeed and the message lose its buttons. The
 // page is loaded once per person; everything after that arrives live.
 func TestBrowserWalkthrough(t *testing.T) {
@@ -121,6 +122,11 @@ func TestBrowserWalkthrough(t *testing.T) {
 	if _, err := chromedp.Run(b, chromedp.Evaluate[bool](`window.notReloaded = true`)); err != nil {
 		t.Fatalf("mark the page, to see it is never reloaded: %v", err)
 	}
+	step("alice runs /approvals pending",
+		chromedp.SendKeys(chromedp.CSS(`#composer-text`), "/approvals pending"),
+		chromedp.Click(chromedp.CSS(`#composer button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`article.msg.eph a.msg-link[href$="#`+msgID(first.TS)+`"]`)),
+	)
 	step("alice clicks Request changes",
 		chromedp.Click(chromedp.CSS(`#`+msgID(first.TS)+` button[data-action-id="revise"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`form.modal`)),
