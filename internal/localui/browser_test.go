@@ -204,6 +204,7 @@ func startWalkthrough(t *testing.T) *walkthrough {
 	ws := localui.DefaultWorkspace()
 	bot := slackbot.DefaultConfig()
 	bot.SweepInterval = time.Second
+	bot.CallTimeout = 30 * time.Second // only stops a hung call: a busy machine makes calls slow
 	stack, err := devstack.Start(ctx, devstack.Options{
 		Replicas: 1,
 		Slack: fakeslack.Options{
@@ -375,10 +376,22 @@ func startBrowser(t *testing.T, path string) context.Context {
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	// The first action starts the browser, which lives as long as its context: it cannot have a
+	// deadline of its own.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx, chromedp.Navigate("about:blank")) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			cancel()
+			cancelAlloc()
+			t.Fatalf("start Chromium (%s): %v", path, err)
+		}
+	case <-time.After(2 * time.Minute):
 		cancel()
 		cancelAlloc()
-		t.Fatalf("start Chromium (%s): %v", path, err)
+		<-started
+		t.Fatalf("Chromium (%s) did not start within 2 minutes", path)
 	}
 	process := chromedp.FromContext(ctx).Browser.Process()
 	t.Cleanup(func() {
