@@ -6,7 +6,7 @@ STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 
 IMAGE       ?= approvals-bot:$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 
-.PHONY: demo test tools bench load build package lint sfn-local jsonata-golden
+.PHONY: demo test tools bench load build package lint sfn-local jsonata-golden screenshot
 
 ## demo: run approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions); no AWS account or Slack workspace
 demo: tools
@@ -73,3 +73,9 @@ $(STATICCHECK):
 jsonata-golden:
 	cd tools/jsonata-oracle && npm ci --no-audit --no-fund --loglevel=error
 	node tools/jsonata-oracle/oracle.mjs workflow/sfnlocal/jsonata/lang/testdata
+
+## screenshot: regenerate docs/stand-in.png, the README's picture of the Slack stand-in, from a run of the
+## browser walkthrough (needs Chromium; emoji need fonts-noto-color-emoji)
+screenshot: tools
+	@command -v chromium >/dev/null || { echo "Chromium is needed for the browser test (apt-get install -y chromium fonts-noto-color-emoji)"; exit 1; }
+	STAND_IN_SCREENSHOT=$(CURDIR)/docs/stand-in.png $(GO) test -count=1 -run '^TestBrowserWalkthrough$$' ./internal/localui

@@ -126,8 +126,8 @@ func (s *Server) showAckLocked(ack json.RawMessage, user, channel string) {
 // {"reason": {"text": {"type": "plain_text_input", "value": "nope"}}} or
 // {"preset": {"choice": {"type": "radio_buttons", "selected_option": {"value": "Shorter"}}}}.
 // Every block_id/action_id must name an input block of the view. The ack decides what happens to
-// the view: response_action "errors" or "push" keeps it open, "update" replaces it, anything else
-// closes it.
+// the view: response_action "errors" keeps it open with the errors (View.Errors), "push" keeps it
+// open, "update" replaces it, anything else closes it.
 func (s *Server) Submit(user, viewID string, values map[string]map[string]any) (envelopeID string, err error) {
 	s.mu.Lock()
 	v, ok := s.views.byID[viewID]
@@ -166,12 +166,16 @@ func (s *Server) Submit(user, viewID string, values map[string]map[string]any) (
 
 func (s *Server) applySubmissionAckLocked(v *View, ack json.RawMessage) {
 	var resp struct {
-		ResponseAction string          `json:"response_action"`
-		View           json.RawMessage `json:"view"`
+		ResponseAction string            `json:"response_action"`
+		View           json.RawMessage   `json:"view"`
+		Errors         map[string]string `json:"errors"`
 	}
 	_ = json.Unmarshal(ack, &resp)
+	v.Errors = nil
 	switch resp.ResponseAction {
-	case "errors", "push":
+	case "errors":
+		v.Errors = resp.Errors
+	case "push":
 	case "update":
 		if view, e := validateView(resp.View); e == nil {
 			s.setViewLocked(v, resp.View, view)

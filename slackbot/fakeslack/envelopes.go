@@ -205,6 +205,34 @@ func (s *Server) WaitAck(ctx context.Context, envelopeID string) (Ack, error) {
 	return got, err
 }
 
+// ErrNotAcked is returned by WaitHandled for an envelope the app did not ack in time: Slack shows
+// the person an error instead.
+var ErrNotAcked = errors.New("fakeslack: the app did not acknowledge the envelope in time")
+
+// WaitHandled waits until an interactive or slash command envelope is acked, and returns the
+// ack, or until it failed (no ack within AckTimeout, or no live socket), and returns ErrNotAcked.
+// An ack's effect on the fake (a modal's errors, a command's answer) is applied before it returns.
+func (s *Server) WaitHandled(ctx context.Context, envelopeID string) (Ack, error) {
+	var got Ack
+	var failed bool
+	err := s.WaitFor(ctx, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, a := range s.socket.acks {
+			if a.EnvelopeID == envelopeID {
+				got = a
+				return true
+			}
+		}
+		failed = slices.Contains(s.socket.failures, envelopeID)
+		return failed
+	})
+	if err == nil && failed {
+		err = ErrNotAcked
+	}
+	return got, err
+}
+
 // SendRaw sends an arbitrary text frame to one live socket, for malformed or unknown envelopes.
 // No ack is expected.
 func (s *Server) SendRaw(raw []byte) error {

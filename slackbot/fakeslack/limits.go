@@ -21,12 +21,17 @@ type apiState struct {
 	limits   map[string]*limitState // by method, or method and channel
 	faults   map[string]*fault
 	groups   map[string][]string
+	users    map[string]User
 }
 
-func (a *apiState) init(groups map[string][]string) {
+func (a *apiState) init(groups map[string][]string, users []User) {
 	a.groups = map[string][]string{}
 	for id, members := range groups {
 		a.groups[id] = slices.Clone(members)
+	}
+	a.users = map[string]User{}
+	for _, u := range users {
+		a.users[u.ID] = u
 	}
 	a.calls = map[string]int{}
 	a.first = map[string]time.Time{}

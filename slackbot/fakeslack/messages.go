@@ -3,6 +3,7 @@ package fakeslack
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -96,6 +97,31 @@ func (s *Server) PostMessage(channel, text string) (ts string) {
 	defer s.mu.Unlock()
 	m := s.addMessageLocked(Message{Channel: channel, TS: s.nextTSLocked(), User: HumanUserID, Text: text})
 	return m.TS
+}
+
+// PostMessageAs posts a message as user in channel, in the thread of threadTS when it is not
+// empty, as a person typing in Slack would. The app is not told (the fake sends no message
+// events). It fails when the thread is unknown.
+func (s *Server) PostMessageAs(user, channel, threadTS, text string) (ts string, err error) {
+	if user == "" || channel == "" || text == "" {
+		return "", fmt.Errorf("fakeslack: a message needs a user, a channel and text")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if threadTS != "" && s.findLocked(channel, threadTS) == nil {
+		return "", fmt.Errorf("fakeslack: no thread %s in %s", threadTS, channel)
+	}
+	m := s.addMessageLocked(Message{
+		Channel: channel, TS: s.nextTSLocked(), ThreadTS: threadTS, User: user, Text: truncate(text, maxTextLen),
+	})
+	return m.TS, nil
+}
+
+// Channels returns the IDs of the channels that hold messages, sorted.
+func (s *Server) Channels() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.chat.channels))
 }
 
 // Messages returns the channel's messages in post order, thread replies included.

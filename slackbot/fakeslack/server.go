@@ -36,6 +36,8 @@ type Options struct {
 	Now func() time.Time
 	// Groups maps a usergroup ID to its member user IDs.
 	Groups map[string][]string
+	// Users are the profiles users.info answers with; other user IDs get a default one.
+	Users []User
 	// RateLimits limits Web API methods by name, e.g. "chat.update".
 	RateLimits map[string]RateLimit
 }
@@ -111,7 +113,7 @@ func Start(opts Options) (*Server, error) {
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
 	}
-	s.api.init(s.opts.Groups)
+	s.api.init(s.opts.Groups, s.opts.Users)
 	s.chat.init()
 	s.views.init()
 	s.socket.init()
@@ -160,6 +162,9 @@ func (s *Server) APIURL() string { return s.base + "/api/" }
 // URL is the workspace URL auth.test reports, with its trailing slash, as Slack's
 // "https://acme.slack.com/". Message links start with it.
 func (s *Server) URL() string { return s.base + "/" }
+
+// BotUserID is the bot's user ID: the author of the messages the app posts.
+func (s *Server) BotUserID() string { return s.opts.BotUserID }
 
 // BotToken is the xoxb token the fake accepts.
 func (s *Server) BotToken() string {

@@ -3,6 +3,8 @@ package fakeslack
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -13,8 +15,18 @@ type View struct {
 	View json.RawMessage
 	// Updates counts views.update calls and response_action "update" acks.
 	Updates int
-	// Closed is set when a submission was acked without response_action "errors" or "update".
+	// Closed is set when a submission was acked without response_action "errors" or "update",
+	// or the user closed the view (CloseView).
 	Closed bool
+	// Errors are the messages of the last submission's response_action "errors" ack, by block_id,
+	// shown under those inputs until the next submission.
+	Errors map[string]string
+}
+
+func (v *View) clone() View {
+	c := *v
+	c.Errors = maps.Clone(v.Errors)
+	return c
 }
 
 type trigger struct {
@@ -49,10 +61,55 @@ func (s *Server) Views(user string) []View {
 	var out []View
 	for _, v := range s.views.order {
 		if v.User == user {
-			out = append(out, *v)
+			out = append(out, v.clone())
 		}
 	}
 	return out
+}
+
+// OpenView returns the modal user sees: the last view opened for them that is still open.
+func (s *Server) OpenView(user string) (View, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range slices.Backward(s.views.order) {
+		if v.User == user && !v.Closed {
+			return v.clone(), true
+		}
+	}
+	return View{}, false
+}
+
+// CloseView plays user dismissing an open modal (its close button). Like Slack, the app hears of
+// it only when the view asked for notify_on_close: a view_closed envelope is then sent. It fails
+// when user has no such open view, and with ErrNoConnection when the envelope found no socket
+// (the view is closed all the same).
+func (s *Server) CloseView(user, viewID string) (envelopeID string, err error) {
+	s.mu.Lock()
+	v, ok := s.views.byID[viewID]
+	if !ok || v.User != user || v.Closed {
+		s.mu.Unlock()
+		return "", fmt.Errorf("fakeslack: %s has no open view %s", user, viewID)
+	}
+	v.Closed = true
+	s.notifyLocked()
+	var view map[string]any
+	_ = json.Unmarshal(v.View, &view)
+	if notify, _ := view["notify_on_close"].(bool); !notify {
+		s.mu.Unlock()
+		return "", nil
+	}
+	payload := map[string]any{
+		"type":                  "view_closed",
+		"team":                  map[string]any{"id": s.opts.TeamID, "domain": "fake"},
+		"user":                  s.userRef(user),
+		"api_app_id":            s.opts.AppID,
+		"token":                 "fakeslack-verification",
+		"view":                  s.viewJSON(v, view),
+		"is_cleared":            false,
+		"is_enterprise_install": false,
+	}
+	s.mu.Unlock()
+	return s.send(&envelope{Envelope: Envelope{Type: "interactive", Payload: mustJSON(payload)}})
 }
 
 // viewsOpen consumes the trigger only when the view is opened.

@@ -246,16 +246,3 @@ func (s *Server) usersInfo(req *apiRequest) (map[string]any, *apiError) {
 	}
 	return map[string]any{"user": s.user(id)}, nil
 }
-
-func (s *Server) user(id string) map[string]any {
-	name := strings.ToLower(id)
-	return map[string]any{
-		"id":        id,
-		"team_id":   s.opts.TeamID,
-		"name":      name,
-		"real_name": id,
-		"is_bot":    id == s.opts.BotUserID,
-		"tz":        "UTC",
-		"profile":   map[string]any{"real_name": id, "display_name": name},
-	}
-}

@@ -1,0 +1,162 @@
+package localui
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/slack-go/slack"
+
+	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares html, one element start per line, with testdata/name.html.
+func golden(t *testing.T, name, html string) {
+	t.Helper()
+	got := regexp.MustCompile(`(<(?:div|h3|hr|button|label|footer|header|blockquote|pre|span class="b-|form|textarea|input|select|option))`).ReplaceAllString(html, "\n$1")
+	got = strings.TrimPrefix(got, "\n") + "\n"
+	path := filepath.Join("testdata", name+".html")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+var (
+	decided  = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	deadline = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+)
+
+// request is an approval as the notifier posts it for the shipped publish workflow.
+func request() workflow.Approval {
+	return workflow.Approval{
+		ID:              "ap_sample",
+		ExecutionARN:    "arn:aws:states:us-east-1:123456789012:execution:publish-with-approval:run-1",
+		Channel:         "C0PUBLISH",
+		Approvers:       []string{"U0ALICE", "S0EDITORS"},
+		RequestedBy:     "U0BOB",
+		Title:           "Publish: Step Functions callbacks (round 1 of 3)",
+		Summary:         "*Two* drafts about <https://example.com|callbacks>",
+		Fields:          []workflow.Field{{Label: "Topic", Value: "Step Functions"}, {Label: "Words <&>", Value: "1200"}},
+		Drafts:          []string{"First draft <!channel>", "Second draft"},
+		RevisionPresets: []string{"Shorter", "More detail"},
+		AllowSkip:       true,
+		CreatedAt:       decided.Add(-time.Hour),
+		Deadline:        deadline,
+		Status:          workflow.StatusPending,
+	}
+}
+
+func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
+	d.DecidedBy, d.DecidedAt = "U0ALICE", decided
+	a.Status, a.Decision, a.ClosedAt = workflow.StatusDecided, &d, decided
+	return a
+}
+
+func blocksJSON(t *testing.T, blocks []slack.Block) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The messages the product posts, rendered for a person: golden files to read, and the buttons
+// the fake Slack would click.
+func TestProductMessages(t *testing.T) {
+	t.Parallel()
+	tests := map[string]slackbot.Message{
+		"request":         slackbot.RequestMessage(request()),
+		"outcome_revise":  slackbot.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: "Shorter", Text: "Cut the intro.\n> Keep the end."})),
+		"outcome_approve": slackbot.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})),
+		"outcome_reject":  slackbot.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not <b>now</b>"})),
+	}
+	for name, msg := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			blocks := blocksJSON(t, msg.Blocks)
+			html := testRenderer("U0ALICE").message(blocks, msg.Text)
+			golden(t, name, html)
+			buttons := regexp.MustCompile(`<button type="button" class="[^"]*" data-block-id="([^"]*)" data-action-id="([^"]*)" data-value="([^"]*)">([^<]*)</button>`).FindAllStringSubmatch(html, -1)
+			var got []fakeslack.ButtonRef
+			for _, b := range buttons {
+				got = append(got, fakeslack.ButtonRef{BlockID: b[1], ActionID: b[2], Value: b[3], Text: b[4]})
+			}
+			var want []fakeslack.ButtonRef
+			for _, b := range fakeslack.ButtonActions(blocks) {
+				b.Style = ""
+				want = append(want, b)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("buttons (-fake Slack's +page's):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Whatever the workflow puts in a request is text on the page, never markup.
+func TestRequestTextIsEscaped(t *testing.T) {
+	t.Parallel()
+	a := request()
+	a.Title = `<script>alert(1)</script>`
+	a.Summary = `"><img src=x onerror=alert(1)> <https://x.example/"onclick="alert(1)|link> <javascript:alert(1)|js>`
+	a.Fields = []workflow.Field{{Label: `<iframe>`, Value: `<style>body{display:none}</style>`}}
+	a.Drafts = []string{"</div><script>alert(2)</script>"}
+	msg := slackbot.RequestMessage(a)
+	html := testRenderer("").message(blocksJSON(t, msg.Blocks), msg.Text)
+	for _, bad := range []string{"<script", "<img", "<iframe", "<style", `"onclick`, `href="javascript`} {
+		if strings.Contains(strings.ToLower(html), bad) {
+			t.Errorf("the page's HTML holds %s:\n%s", bad, html)
+		}
+	}
+}
+
+func TestBlocksTheProductDoesNotPost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, blocks, text string
+		want               []string
+	}{
+		{"no blocks: the text", ``, "*hi* <@U0BOB>", []string{`<div class="b-text"><strong>hi</strong> <span class="mention" data-user="U0BOB">@bob</span></div>`}},
+		{"unreadable blocks: the text", `{"not": "an array"}`, "fallback", []string{"fallback"}},
+		{"unknown block", `[{"type":"rich_text","elements":[]}]`, "", []string{"[rich_text block not shown by the stand-in]"}},
+		{"image with its alt text", `[{"type":"image","image_url":"https://x.example/a.png","alt_text":"a chart"}]`, "", []string{"🖼 a chart", `title="https://x.example/a.png"`}},
+		{"section with a button accessory", `[{"type":"section","text":{"type":"plain_text","text":"a\nb"},"accessory":{"type":"button","text":{"type":"plain_text","text":"Go"},"action_id":"go","url":"https://x.example","confirm":{"title":{"type":"plain_text","text":"Sure?"},"text":{"type":"plain_text","text":"Really."}}}}]`, "",
+			[]string{"a<br>b", `data-block-id="fakeslack-block-0" data-action-id="go" data-value="" data-url="https://x.example" data-confirm="Sure?` + "\n\n" + `Really."`}},
+		{"select shown, not working", `[{"type":"actions","elements":[{"type":"static_select","placeholder":{"type":"plain_text","text":"Pick"},"options":[]}]}]`, "", []string{`<span class="btn disabled" title="static_select: not interactive in the stand-in">Pick ▾</span>`}},
+		{"context in its old string form", `[{"type":"context","elements":[{"type":"mrkdwn","text":"*a*"},{"type":"plain_text","text":"*b*"}]}]`, "", []string{"<strong>a</strong>", "*b*"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := testRenderer("").message(json.RawMessage(tt.blocks), tt.text)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("got %s\nwant it to hold %s", got, w)
+				}
+			}
+		})
+	}
+}
