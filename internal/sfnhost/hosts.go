@@ -18,7 +18,7 @@ import (
 // to 127.0.0.1) and drive an engine that may hold AWS credentials.
 func LoopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if loopbackHost(r.Host) {
+		if LoopbackHost(r.Host) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -32,9 +32,9 @@ func LoopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
 	})
 }
 
-// loopbackHost reports whether a Host header value, with or without a
+// LoopbackHost reports whether a Host header value, with or without a
 // port, is localhost or a loopback IP address.
-func loopbackHost(host string) bool {
+func LoopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	} else {
