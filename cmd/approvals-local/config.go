@@ -145,7 +145,7 @@ func (v *productFlagValues) config(getenv func(string) string, logPath string) (
 		}
 	}
 	for name := range c.Substitutions {
-		if _, ours := c.substitutions()[name]; !ours {
+		if _, ours := c.ownSubstitutions()[name]; !ours {
 			continue
 		}
 		if slices.Contains([]string{definitions.Channel, definitions.Approvers, definitions.EscalationApprovers}, name) {

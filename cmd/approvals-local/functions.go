@@ -42,7 +42,18 @@ func functionARN(name string) string {
 // channel and approvers, the notifier and the stand-ins for the functions
 // the shipped workflows call.
 func (c productConfig) substitutions() map[string]string {
-	subs := map[string]string{
+	subs := c.ownSubstitutions()
+	for k, v := range c.Substitutions {
+		if _, ours := subs[k]; !ours {
+			subs[k] = v
+		}
+	}
+	return subs
+}
+
+// ownSubstitutions are the placeholders approvals-local fills itself.
+func (c productConfig) ownSubstitutions() map[string]string {
+	return map[string]string{
 		definitions.Channel:                  c.Channel,
 		definitions.Approvers:                c.Approvers,
 		definitions.EscalationApprovers:      c.EscalationApprovers,
@@ -52,12 +63,6 @@ func (c productConfig) substitutions() map[string]string {
 		definitions.FileRejectionFunctionArn: functionARN(fileRejectionFunction),
 		definitions.ProcessItemFunctionArn:   functionARN(processItemFunction),
 	}
-	for k, v := range c.Substitutions {
-		if _, ours := subs[k]; !ours {
-			subs[k] = v
-		}
-	}
-	return subs
 }
 
 // standIns are small local versions of the functions the shipped
