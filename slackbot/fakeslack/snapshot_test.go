@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/slack-go/slack"
 
@@ -119,5 +120,21 @@ func TestStartOnAListener(t *testing.T) {
 	}
 	if _, err := newAPI(t, s, s.BotToken()).AuthTest(); err != nil {
 		t.Errorf("auth.test on the listener: %v", err)
+	}
+}
+
+// A fake whose clock is behind the snapshot's (another machine, a clock
+// set back) still stamps new messages after the restored ones, as the
+// app's threads and message order need.
+func TestRestoreMovesTheClockForward(t *testing.T) {
+	t.Parallel()
+	first := newServer(t, fakeslack.Options{})
+	last := first.PostMessage("C1", "before")
+	behind := newServer(t, fakeslack.Options{Now: func() time.Time { return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC) }})
+	if err := behind.Restore(first.Snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	if next := behind.PostMessage("C1", "after"); next <= last {
+		t.Errorf("a message posted after the restore has ts %s, not after the restored %s", next, last)
 	}
 }
