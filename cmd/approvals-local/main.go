@@ -31,6 +31,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first Ctrl-C stops everything in order; a second one quits at
+	// once (DynamoDB Local's JVM dies with the process on Linux).
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "approvals-local:", err)
 		os.Exit(1)

@@ -304,6 +304,10 @@ func runProduct(ctx context.Context, cfg productConfig, getenv func(string) stri
 		say("Starting approvals-local with your Slack workspace: DynamoDB Local, the local Step Functions engine, the notifier and the approvals bot…")
 	}
 	p, err := startProduct(ctx, cfg, getenv, say)
+	if err != nil && ctx.Err() != nil {
+		say("Stopped before it was ready.")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -312,7 +316,7 @@ func runProduct(ctx context.Context, cfg productConfig, getenv func(string) stri
 	var failure error
 	select {
 	case <-ctx.Done():
-		say("Stopping…")
+		say("Stopping… (Ctrl-C again quits at once)")
 	case failure = <-p.Failed():
 		say("Stopping: %v", failure)
 	}

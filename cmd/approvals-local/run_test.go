@@ -96,6 +96,9 @@ func TestRunStopsEverythingOnCtrlC(t *testing.T) {
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("DynamoDB Local (pid %d) outlived run: %v", pid, err)
 	}
+	if left := processesWith(t, data); len(left) > 0 {
+		t.Errorf("processes of this run are left: %v", left)
+	}
 	for _, u := range []string{sfnURL[1], pageURL[1]} {
 		addr := strings.TrimPrefix(u, "http://")
 		ln, err := net.Listen("tcp", addr)
@@ -157,4 +160,50 @@ func TestDataFolderIsLocked(t *testing.T) {
 		t.Fatalf("lock after release: %v", err)
 	}
 	again.release()
+}
+
+// processesWith lists the processes whose command line mentions s.
+func processesWith(t *testing.T, s string) []string {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, path := range dirs {
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), s) {
+			found = append(found, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return found
+}
+
+// Ctrl-C while the product is still starting stops what had started and
+// is not an error.
+func TestRunStopsWhileStarting(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var stdout, stderr syncbuf.Buffer
+	data := filepath.Join(t.TempDir(), "data")
+	done := make(chan error, 1)
+	go func() { done <- run(runCtx, append([]string{"-data", data}, anyPort...), os.Getenv, &stdout, &stderr) }()
+	waitFor(ctx, t, "DynamoDB Local starting", func() bool { return len(processesWith(t, data)) > 0 })
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run = %v after Ctrl-C during the start", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("run did not return after Ctrl-C during the start")
+	}
+	if left := processesWith(t, data); len(left) > 0 {
+		t.Errorf("processes of this run are left: %v", left)
+	}
+	if out := stdout.String(); !strings.HasSuffix(out, "Stopped before it was ready.\n") && !strings.HasSuffix(out, "Stopped.\n") {
+		t.Errorf("run did not say it stopped:\n%s", out)
+	}
 }
