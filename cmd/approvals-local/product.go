@@ -134,7 +134,9 @@ func startProduct(ctx context.Context, cfg productConfig, getenv func(string) st
 		return nil, err
 	}
 	if p.slack != nil {
-		p.page = servePage(lns.page, newPage(pageParts{Slack: p.slack, SFN: p.sfn, Logger: p.log.With(zap.String("service", "page"))}), p.log)
+		ln := lns.page
+		lns.page = nil // the page's server closes it
+		p.page = servePage(ln, newPage(pageParts{Slack: p.slack, SFN: p.sfn, Logger: p.log.With(zap.String("service", "page"))}), p.log)
 		go p.watchFailure(p.page.failed, "the web page stopped")
 	}
 	go p.watchFailure(p.eng.api.Failed(), "the Step Functions API stopped")
