@@ -131,3 +131,26 @@ func TestLoadConfigHTTPAddr(t *testing.T) {
 		}
 	}
 }
+
+// DynamoDB Local on this machine fails the SDK's checksum checks, so they
+// are off for a loopback endpoint only.
+func TestLoadConfigLocalDynamoDB(t *testing.T) {
+	t.Parallel()
+	for endpoint, want := range map[string]bool{
+		"":                      false,
+		"http://127.0.0.1:8000": true,
+		"http://localhost:8000": true,
+		"https://dynamodb.eu-west-1.amazonaws.com": false,
+	} {
+		kv := fullEnv()
+		kv["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
+		if c, err := LoadConfig(env(kv), false); err != nil || c.LocalDynamoDB != want {
+			t.Errorf("AWS_ENDPOINT_URL_DYNAMODB=%q: LocalDynamoDB %v, %v; want %v", endpoint, c.LocalDynamoDB, err, want)
+		}
+	}
+	kv := fullEnv()
+	kv["AWS_ENDPOINT_URL"] = "http://127.0.0.1:4566"
+	if c, _ := LoadConfig(env(kv), false); !c.LocalDynamoDB {
+		t.Error("AWS_ENDPOINT_URL on this machine: want LocalDynamoDB")
+	}
+}
