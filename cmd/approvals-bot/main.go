@@ -9,29 +9,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/sfn"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
-	"github.com/sfnapprovals/approvals/internal/awslocal"
+	"github.com/sfnapprovals/approvals/internal/approvalsbot"
 	"github.com/sfnapprovals/approvals/internal/logging"
-	"github.com/sfnapprovals/approvals/slackbot"
-	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
-	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 )
 
 func main() {
@@ -52,7 +42,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	if *probe {
-		addr, err := httpAddr(getenv)
+		addr, err := approvalsbot.HTTPAddr(getenv)
 		if err == nil {
 			err = healthcheck(ctx, addr)
 		}
@@ -62,7 +52,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stdout, "ready")
 		return nil
 	}
-	cfg, err := loadConfig(getenv, *createTable)
+	cfg, err := approvalsbot.LoadConfig(getenv, *createTable)
 	if err != nil {
 		return err
 	}
@@ -73,57 +63,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("load AWS configuration: %w", err)
 	}
-	ddb := dynamodb.NewFromConfig(awsCfg, awslocal.DynamoDBOptions(getenv))
 	if *createTable {
-		if err := dynamo.CreateTable(ctx, ddb, cfg.Table); err != nil {
+		if err := dynamo.CreateTable(ctx, cfg.DynamoDB(awsCfg), cfg.Table); err != nil {
 			return fmt.Errorf("create table %s: %w", cfg.Table, err)
 		}
 		logger.Info("table ready", zap.String("table", cfg.Table))
 		return nil
 	}
-
-	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics, err := slackbot.NewMetrics(registry)
-	if err != nil {
-		return fmt.Errorf("register metrics: %w", err)
-	}
-	httpClient := slackbot.NewHTTPClient(10 * time.Second)
-	httpClient.Transport = metrics.SlackTransport(httpClient.Transport)
-	api := slack.New(cfg.BotToken,
-		slack.OptionAppLevelToken(cfg.AppToken),
-		slack.OptionAPIURL(cfg.APIURL),
-		slack.OptionHTTPClient(httpClient),
-	)
-	sfnClient := sfn.NewFromConfig(awsCfg)
-	svc := workflow.NewService(
-		dynamo.New(ddb, cfg.Table),
-		stepfunctions.New(sfnClient),
-		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
-	)
-	svc.Executions = stepfunctions.NewExecutions(sfnClient)
-	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
-
-	botCfg := slackbot.DefaultConfig()
-	botCfg.Workers = cfg.Workers
-	botCfg.SweepInterval = cfg.SweepInterval
-	if cfg.UpdatesPerMinute > 0 {
-		botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
-	}
-	botCfg.Metrics = metrics
-	bot := slackbot.New(botCfg, svc, api, logger)
-	ops, err := startOps(cfg.HTTPAddr, opsRoutes(bot.Ready, registry), logger)
+	bot, err := approvalsbot.Start(ctx, cfg, awsCfg, nil, logger)
 	if err != nil {
 		return err
 	}
-	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
-	err = bot.Run(ctx)
-	if errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	if serr := ops.stop(time.Second); serr != nil {
-		logger.Warn("http server did not stop cleanly", zap.Error(serr))
-	}
-	logger.Info("stopped")
-	return err
+	return bot.Wait()
 }

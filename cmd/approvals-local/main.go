@@ -1,13 +1,19 @@
-// Command approvals-local runs the product on local parts — DynamoDB Local,
-// a fake Slack, two bot replicas and the notifier, with executions paused
-// by the Step Functions callback double (act 1) and then a shipped state
-// machine on the local Step Functions engine (act 2) — printing what Slack
-// shows and what each execution receives. With -load N it runs the load
-// benchmark instead. No AWS account or Slack workspace is needed.
+// Command approvals-local runs the whole product on this machine, with no
+// AWS account: the local Step Functions engine behind its API on a fixed
+// port, DynamoDB Local keeping its data in a folder, the notifier and the
+// events handler as in-process Lambda functions, the real approvals bot,
+// and a stand-in for Slack (a fake Slack with a web page) — or, with
+// SLACK_BOT_TOKEN and SLACK_APP_TOKEN set, your real Slack workspace.
+// Ctrl-C stops all of it. Run with -h for the flags.
+//
+// With -demo it plays a scripted story instead (every kind of decision,
+// then a shipped state machine on the local engine), and with -load N the
+// load benchmark.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,7 +31,10 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	// The first Ctrl-C stops everything in order; a second one quits at
+	// once (DynamoDB Local's JVM dies with the process on Linux).
+	context.AfterFunc(ctx, stop)
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "approvals-local:", err)
 		os.Exit(1)
 	}
@@ -43,34 +52,67 @@ const (
 
 var names = map[string]string{alice: "alice", bob: "bob", carol: "carol", mallory: "mallory", editors: "editors"}
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// run runs what args ask for until ctx ends. Flag errors and -h are
+// written to stderr; the product's banner and events, the demo and the
+// load report to stdout.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("approvals-local", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	load := flags.Int("load", 0, "run the load benchmark with this many approvals and clicks instead of the demo")
-	logPath := flags.String("logs", "", "write every component's JSON logs to this file")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), usage)
+		flags.PrintDefaults()
+	}
+	demo := flags.Bool("demo", false, "play the scripted demo instead: every kind of decision, then a shipped state machine on the local engine")
+	load := flags.Int("load", 0, "run the load benchmark with this many approvals and clicks instead")
+	logPath := flags.String("logs", "", "write every component's JSON logs to this `file` (default: <data>/approvals-local.log; none for -demo and -load)")
 	ddbNice := flags.Int("ddb-nice", 15, "with -load: CPU priority (nice) of DynamoDB Local, which stands in for a service on other machines; 0 for equal priority")
 	updateLimit := flags.String("slack-update-limit", "20/s,burst=20", "with -load: how the fake Slack limits chat.update, in minute windows with a burst allowance: N/s or N/min, optionally ,burst=B (50/min is Slack's Tier 3)")
+	product := productFlags(flags)
 	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
 	}
-	limit, err := parseLimit(*updateLimit)
-	if err != nil {
-		return fmt.Errorf("-slack-update-limit: %w", err)
+	if flags.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (see -h)", flags.Args())
 	}
-	logs := io.Discard
-	if *logPath != "" {
-		f, err := os.Create(*logPath)
+	if *demo || *load > 0 {
+		limit, err := parseLimit(*updateLimit)
 		if err != nil {
-			return err
+			return fmt.Errorf("-slack-update-limit: %w", err)
 		}
-		defer f.Close()
-		logs = f
+		logs := io.Discard
+		if *logPath != "" {
+			f, err := os.Create(*logPath)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			logs = f
+		}
+		if *load > 0 {
+			return runLoad(ctx, *load, *ddbNice, limit, *updateLimit, logs, stdout)
+		}
+		return runDemo(ctx, logs, stdout)
 	}
-	if *load > 0 {
-		return runLoad(ctx, *load, *ddbNice, limit, *updateLimit, logs, stdout)
+	cfg, err := product.config(getenv, *logPath)
+	if err != nil {
+		return err
 	}
-	return runDemo(ctx, logs, stdout)
+	return runProduct(ctx, cfg, getenv, stdout)
 }
+
+const usage = `Usage: approvals-local [flags]
+
+Runs the product on this machine: the local Step Functions engine (its API on -sfn-addr, for the
+AWS CLI, any SDK and your tests: AWS_ENDPOINT_URL_SFN), DynamoDB Local with its data in -data, the
+notifier, the approvals bot, and a stand-in for Slack with a web page on -addr. With SLACK_BOT_TOKEN
+and SLACK_APP_TOKEN set, the bot and the notifier use your Slack workspace instead (pass -channel and
+-approvers). Ctrl-C stops everything.
+
+Flags:
+`
 
 func runDemo(ctx context.Context, logs io.Writer, out io.Writer) error {
 	fmt.Fprintln(out, "Starting DynamoDB Local, a fake Slack, the Step Functions double and 2 bot replicas…")

@@ -33,7 +33,7 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 		Bot:              cfg,
 		Engine:           true,
 		Functions: map[string]lambda.Handler{
-			"draft-agent": draftAgent,
+			"draft-agent": demoDraftAgent,
 			"publish": func(context.Context, []byte) ([]byte, error) {
 				return []byte(`{"url":"https://blog.example/2026/11/30/callbacks"}`), nil
 			},
@@ -179,8 +179,8 @@ func waitRecorded(ctx context.Context, stack *devstack.Stack, r notifier.Respons
 	}
 }
 
-// draftAgent stands in for the user's drafting agent.
-func draftAgent(_ context.Context, payload []byte) ([]byte, error) {
+// demoDraftAgent stands in for the user's drafting agent in the demo.
+func demoDraftAgent(_ context.Context, payload []byte) ([]byte, error) {
 	var in struct {
 		Feedback string `json:"feedback"`
 	}

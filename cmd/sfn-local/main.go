@@ -28,7 +28,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -37,18 +36,15 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/internal/sfnhost"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 )
 
 // shutdownTimeout bounds how long in-flight requests may finish after
 // SIGINT or SIGTERM.
 const shutdownTimeout = 3 * time.Second
-
-// maxHeaderTimeout bounds how long a request's headers may take to arrive.
-const maxHeaderTimeout = 10 * time.Second
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -107,24 +103,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	var handler http.Handler = sfnapi.NewHandler(engine, sfnapi.WithLogger(log))
-	if listensOnLoopback(ln) {
-		handler = loopbackHostsOnly(handler, log)
-	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: min(cfg.ReadTimeout, maxHeaderTimeout),
-		ReadTimeout:       cfg.ReadTimeout,
-		IdleTimeout:       cfg.IdleTimeout,
-		ErrorLog:          zap.NewStdLog(log),
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "sfn-local listening on http://%s\n", ln.Addr())
+	srv := sfnhost.Serve(ln, engine, sfnhost.ServerOptions{ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log})
+	fmt.Fprintf(stdout, "sfn-local listening on %s\n", srv.URL())
 
 	select {
-	case err := <-served:
-		return fmt.Errorf("serve: %w", err)
+	case <-srv.Failed():
+		return fmt.Errorf("serve: %w", srv.Err())
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
@@ -132,8 +116,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		log.Warn("requests still in flight at shutdown", zap.Error(err))
-		_ = srv.Close()
 	}
-	<-served
 	return nil
 }

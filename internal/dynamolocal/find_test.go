@@ -25,7 +25,6 @@ func TestFindDir(t *testing.T) {
 		{name: "explicit dir without jar", dir: empty, start: deep, wantErr: true},
 		{name: "nothing installed", start: empty, wantErr: true},
 	}
-	t.Setenv("DYNAMODB_LOCAL_DIR", "")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := findDir(tt.dir, tt.start)
@@ -39,16 +38,6 @@ func TestFindDir(t *testing.T) {
 				t.Fatalf("findDir() = %q, %v; want %q", got, err, tt.want)
 			}
 		})
-	}
-}
-
-func TestFindDirFromEnv(t *testing.T) {
-	root := t.TempDir()
-	want := fakeInstall(t, root, "dynamodb_local_2026-05-28")
-	t.Setenv("DYNAMODB_LOCAL_DIR", want)
-	got, err := findDir("", t.TempDir())
-	if err != nil || got != want {
-		t.Fatalf("findDir() = %q, %v; want %q", got, err, want)
 	}
 }
 

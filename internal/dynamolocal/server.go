@@ -4,6 +4,7 @@
 package dynamolocal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,9 @@ type Options struct {
 	// DBPath keeps the data in this directory across restarts. Empty means
 	// in memory.
 	DBPath string
+	// Java is the java executable to run. Empty means $JAVA_HOME/bin/java,
+	// else java on the PATH.
+	Java string
 	// Nice, when positive, runs the JVM at that lower CPU priority (nice
 	// -n): load runs use it so DynamoDB Local, standing in for a service
 	// on other machines, does not take the CPU of the processes measured.
@@ -77,13 +81,15 @@ func StartWith(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find DynamoDB Local: %w", err)
 	}
-	dir, err := findDir(opts.Dir, wd)
+	dir, err := findDir(cmp.Or(opts.Dir, os.Getenv("DYNAMODB_LOCAL_DIR")), wd)
 	if err != nil {
 		return nil, err
 	}
-	java, err := findJava()
-	if err != nil {
-		return nil, err
+	java := opts.Java
+	if java == "" {
+		if java, err = findJava(); err != nil {
+			return nil, err
+		}
 	}
 	var args []string
 	if opts.DBPath == "" {
@@ -121,6 +127,10 @@ func startContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	}
 	return context.WithTimeout(ctx, startTimeout)
 }
+
+// PID is the process ID of the server's process group leader (java, or
+// nice running it).
+func (s *Server) PID() int { return s.pid }
 
 // Endpoint is the server's URL, http://127.0.0.1:PORT.
 func (s *Server) Endpoint() string { return s.endpoint }

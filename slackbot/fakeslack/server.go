@@ -40,6 +40,10 @@ type Options struct {
 	Users []User
 	// RateLimits limits Web API methods by name, e.g. "chat.update".
 	RateLimits map[string]RateLimit
+	// Listener, when set, is where the fake serves, and its address is in
+	// every URL the fake hands out (a fixed one keeps message links valid
+	// across restarts); Close closes it. Default a free port on 127.0.0.1.
+	Listener net.Listener
 }
 
 func (o Options) withDefaults() Options {
@@ -95,11 +99,15 @@ type Server struct {
 	socket socketState
 }
 
-// Start listens on 127.0.0.1 on a free port and serves until Close.
+// Start listens on Options.Listener, or on 127.0.0.1 on a free port, and
+// serves until Close.
 func Start(opts Options) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("fakeslack: listen: %w", err)
+	ln := opts.Listener
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return nil, fmt.Errorf("fakeslack: listen: %w", err)
+		}
 	}
 	s := &Server{
 		opts:    opts.withDefaults(),

@@ -1,6 +1,14 @@
-package main
+// Package approvalsbot is the approvals-bot process as a library: its
+// configuration from the environment, the wiring of the DynamoDB store,
+// Step Functions, the Slack client and its metrics into the bot, and the
+// operations server (/healthz, /readyz, /metrics). cmd/approvals-bot runs
+// it from its environment; cmd/approvals-local runs the same code in
+// process against the local parts, so the local product runs the bot that
+// is deployed.
+package approvalsbot
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"strconv"
@@ -9,14 +17,15 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
+	"github.com/sfnapprovals/approvals/internal/awslocal"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
-// config is everything the bot reads from its environment, read once at
-// start and validated before anything connects.
-type config struct {
+// Config is everything the bot reads from its environment, read once at
+// start and validated before anything connects (LoadConfig).
+type Config struct {
 	BotToken string
 	AppToken string
 	APIURL   string
@@ -34,31 +43,42 @@ type config struct {
 	LogLevel        zapcore.Level
 	// HTTPAddr is where /healthz, /readyz and /metrics are served.
 	HTTPAddr string
+
+	// DynamoDBEndpoint and SFNEndpoint, when set, are the endpoints of
+	// DynamoDB and Step Functions, whatever the AWS configuration says;
+	// empty leaves them to the AWS SDK (AWS_ENDPOINT_URL_DYNAMODB, …).
+	DynamoDBEndpoint, SFNEndpoint string
+	// LocalDynamoDB is set when DynamoDB is DynamoDB Local on this
+	// machine, whose answers fail the SDK's checksum checks.
+	LocalDynamoDB bool
 }
 
 const (
-	defaultAPIURL   = "https://slack.com/api/"
-	defaultHTTPAddr = ":8080"
+	// DefaultAPIURL is Slack's Web API.
+	DefaultAPIURL = "https://slack.com/api/"
+	// DefaultHTTPAddr is APPROVALS_HTTP_ADDR's default.
+	DefaultHTTPAddr = ":8080"
 )
 
-// httpAddr reads APPROVALS_HTTP_ADDR: host:port or :port.
-func httpAddr(getenv func(string) string) (string, error) {
+// HTTPAddr reads APPROVALS_HTTP_ADDR: host:port or :port.
+func HTTPAddr(getenv func(string) string) (string, error) {
 	v := getenv("APPROVALS_HTTP_ADDR")
 	if v == "" {
-		return defaultHTTPAddr, nil
+		return DefaultHTTPAddr, nil
 	}
 	_, port, err := net.SplitHostPort(v)
 	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
-		return "", fmt.Errorf("APPROVALS_HTTP_ADDR must be host:port or :port, such as %s or 127.0.0.1:9090, not %q", defaultHTTPAddr, v)
+		return "", fmt.Errorf("APPROVALS_HTTP_ADDR must be host:port or :port, such as %s or 127.0.0.1:9090, not %q", DefaultHTTPAddr, v)
 	}
 	return v, nil
 }
 
-// loadConfig reads the configuration. With tableOnly (for -create-table)
-// the Slack tokens are not required.
-func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
+// LoadConfig reads the configuration. With tableOnly (for -create-table)
+// the Slack tokens are not required. An error is one line naming the
+// variable, without its value when that may be a token.
+func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 	defaults := slackbot.DefaultConfig()
-	c := config{
+	c := Config{
 		BotToken:        getenv("SLACK_BOT_TOKEN"),
 		AppToken:        getenv("SLACK_APP_TOKEN"),
 		APIURL:          getenv("SLACK_API_URL"),
@@ -73,9 +93,10 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
 	}
 	var err error
-	if c.HTTPAddr, err = httpAddr(getenv); err != nil {
+	if c.HTTPAddr, err = HTTPAddr(getenv); err != nil {
 		return c, err
 	}
+	c.LocalDynamoDB = awslocal.IsLoopback(cmp.Or(getenv("AWS_ENDPOINT_URL_DYNAMODB"), getenv("AWS_ENDPOINT_URL")))
 	if v := getenv("LOG_LEVEL"); v != "" {
 		level, err := logging.ParseLevel(v)
 		if err != nil {
@@ -97,10 +118,10 @@ func loadConfig(getenv func(string) string, tableOnly bool) (config, error) {
 		return c, fmt.Errorf("SLACK_APP_TOKEN must be an app-level token starting with xapp-")
 	}
 	if c.APIURL == "" {
-		c.APIURL = defaultAPIURL
+		c.APIURL = DefaultAPIURL
 	}
 	if !strings.HasSuffix(c.APIURL, "/") {
-		return c, fmt.Errorf("SLACK_API_URL must end with a slash, like %s", defaultAPIURL)
+		return c, fmt.Errorf("SLACK_API_URL must end with a slash, like %s", DefaultAPIURL)
 	}
 	if c.Workers, err = intVar(getenv, "APPROVALS_WORKERS", c.Workers, 1, 256); err != nil {
 		return c, err

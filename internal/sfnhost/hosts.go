@@ -1,4 +1,4 @@
-package main
+package sfnhost
 
 import (
 	"encoding/json"
@@ -10,20 +10,20 @@ import (
 	"go.uber.org/zap"
 )
 
-// loopbackHostsOnly refuses, with 403, a request whose Host header does
+// LoopbackHostsOnly refuses, with 403, a request whose Host header does
 // not name this machine by a loopback address or localhost, whatever its
 // port. A server listening on a loopback address is meant for this
 // machine only: a web page the machine's browser opens could otherwise
 // reach it through DNS rebinding (a name of the page's own that resolves
 // to 127.0.0.1) and drive an engine that may hold AWS credentials.
-func loopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
+func LoopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if loopbackHost(r.Host) {
+		if LoopbackHost(r.Host) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		log.Warn("request refused: its Host is not a loopback name", zap.String("host", r.Host), zap.String("remote", r.RemoteAddr))
-		msg := fmt.Sprintf("sfn-local listens on a loopback address and answers only requests for 127.0.0.1, [::1] or localhost, not for Host %q (DNS rebinding protection)", r.Host)
+		msg := fmt.Sprintf("this Step Functions API listens on a loopback address and answers only requests for 127.0.0.1, [::1] or localhost, not for Host %q (DNS rebinding protection)", r.Host)
 		body, _ := json.Marshal(map[string]string{"__type": "AccessDeniedException", "message": msg})
 		w.Header().Set("X-Amzn-ErrorType", "AccessDeniedException")
 		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
@@ -32,9 +32,9 @@ func loopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
 	})
 }
 
-// loopbackHost reports whether a Host header value, with or without a
+// LoopbackHost reports whether a Host header value, with or without a
 // port, is localhost or a loopback IP address.
-func loopbackHost(host string) bool {
+func LoopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	} else {
@@ -47,9 +47,9 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// listensOnLoopback reports whether the listener's address is a loopback
+// ListensOnLoopback reports whether the listener's address is a loopback
 // one, so only this machine can connect.
-func listensOnLoopback(ln net.Listener) bool {
+func ListensOnLoopback(ln net.Listener) bool {
 	a, ok := ln.Addr().(*net.TCPAddr)
 	return ok && a.IP.IsLoopback()
 }

@@ -1,4 +1,4 @@
-package main
+package approvalsbot
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ func fullEnv() map[string]string {
 
 func TestLoadConfigDefaults(t *testing.T) {
 	t.Parallel()
-	c, err := loadConfig(env(fullEnv()), false)
+	c, err := LoadConfig(env(fullEnv()), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestLoadConfigUpdateCeiling(t *testing.T) {
 	t.Parallel()
 	kv := fullEnv()
 	kv["APPROVALS_SLACK_UPDATES_PER_MINUTE"] = "120"
-	if c, err := loadConfig(env(kv), false); err != nil || c.UpdatesPerMinute != 120 {
+	if c, err := LoadConfig(env(kv), false); err != nil || c.UpdatesPerMinute != 120 {
 		t.Errorf("APPROVALS_SLACK_UPDATES_PER_MINUTE=120: %d, %v", c.UpdatesPerMinute, err)
 	}
 }
@@ -44,7 +44,7 @@ func TestLoadConfigGroupStaleGrace(t *testing.T) {
 	for v, want := range map[string]time.Duration{"0s": 0, "30s": 30 * time.Second, "5m": 5 * time.Minute} {
 		kv := fullEnv()
 		kv["APPROVALS_GROUP_STALE_GRACE"] = v
-		c, err := loadConfig(env(kv), false)
+		c, err := LoadConfig(env(kv), false)
 		if err != nil || c.GroupStaleGrace != want {
 			t.Errorf("APPROVALS_GROUP_STALE_GRACE=%s: %v, %v; want %v", v, c.GroupStaleGrace, err, want)
 		}
@@ -56,7 +56,7 @@ func TestLoadConfigExecutionChecks(t *testing.T) {
 	for v, want := range map[string]int{"0": 0, "25": 25, "100": 100} {
 		kv := fullEnv()
 		kv["APPROVALS_EXECUTION_CHECKS"] = v
-		c, err := loadConfig(env(kv), false)
+		c, err := LoadConfig(env(kv), false)
 		if err != nil || c.ExecutionChecks != want {
 			t.Errorf("APPROVALS_EXECUTION_CHECKS=%s: %v, %v; want %v", v, c.ExecutionChecks, err, want)
 		}
@@ -103,7 +103,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			for k, v := range tt.set {
 				kv[k] = v
 			}
-			_, err := loadConfig(env(kv), tt.tableOnly)
+			_, err := LoadConfig(env(kv), tt.tableOnly)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to say %q", err, tt.want)
 			}
@@ -116,7 +116,7 @@ func TestLoadConfigErrors(t *testing.T) {
 
 func TestCreateTableNeedsNoSlackTokens(t *testing.T) {
 	t.Parallel()
-	if _, err := loadConfig(env(map[string]string{"APPROVALS_TABLE": "approvals"}), true); err != nil {
+	if _, err := LoadConfig(env(map[string]string{"APPROVALS_TABLE": "approvals"}), true); err != nil {
 		t.Fatalf("tableOnly: %v", err)
 	}
 }
@@ -126,8 +126,31 @@ func TestLoadConfigHTTPAddr(t *testing.T) {
 	for _, v := range []string{":9090", "127.0.0.1:8080", "[::1]:0", "0.0.0.0:8080"} {
 		kv := fullEnv()
 		kv["APPROVALS_HTTP_ADDR"] = v
-		if c, err := loadConfig(env(kv), false); err != nil || c.HTTPAddr != v {
+		if c, err := LoadConfig(env(kv), false); err != nil || c.HTTPAddr != v {
 			t.Errorf("APPROVALS_HTTP_ADDR=%s: %q, %v", v, c.HTTPAddr, err)
 		}
+	}
+}
+
+// DynamoDB Local on this machine fails the SDK's checksum checks, so they
+// are off for a loopback endpoint only.
+func TestLoadConfigLocalDynamoDB(t *testing.T) {
+	t.Parallel()
+	for endpoint, want := range map[string]bool{
+		"":                      false,
+		"http://127.0.0.1:8000": true,
+		"http://localhost:8000": true,
+		"https://dynamodb.eu-west-1.amazonaws.com": false,
+	} {
+		kv := fullEnv()
+		kv["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
+		if c, err := LoadConfig(env(kv), false); err != nil || c.LocalDynamoDB != want {
+			t.Errorf("AWS_ENDPOINT_URL_DYNAMODB=%q: LocalDynamoDB %v, %v; want %v", endpoint, c.LocalDynamoDB, err, want)
+		}
+	}
+	kv := fullEnv()
+	kv["AWS_ENDPOINT_URL"] = "http://127.0.0.1:4566"
+	if c, _ := LoadConfig(env(kv), false); !c.LocalDynamoDB {
+		t.Error("AWS_ENDPOINT_URL on this machine: want LocalDynamoDB")
 	}
 }

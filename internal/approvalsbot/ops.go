@@ -1,4 +1,4 @@
-package main
+package approvalsbot
 
 import (
 	"context"
@@ -53,6 +53,11 @@ func startOps(addr string, h http.Handler, logger *zap.Logger) (*opsServer, erro
 	if err != nil {
 		return nil, fmt.Errorf("listen on APPROVALS_HTTP_ADDR %s: %w", addr, err)
 	}
+	return serveOps(ln, h, logger), nil
+}
+
+// serveOps serves h on ln in the background until stop.
+func serveOps(ln net.Listener, h http.Handler, logger *zap.Logger) *opsServer {
 	s := &opsServer{
 		srv: &http.Server{
 			Handler:           h,
@@ -67,7 +72,7 @@ func startOps(addr string, h http.Handler, logger *zap.Logger) (*opsServer, erro
 	}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	logger.Info("http server listening", zap.String("addr", s.addr.String()))
-	return s, nil
+	return s
 }
 
 // stop lets requests in progress finish for up to timeout, then closes the

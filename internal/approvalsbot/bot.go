@@ -1,0 +1,132 @@
+package approvalsbot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/slack-go/slack"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/internal/awslocal"
+	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
+)
+
+// opsStopTimeout bounds how long requests to the operations server may
+// finish once the bot stopped.
+const opsStopTimeout = time.Second
+
+// DynamoDB returns the DynamoDB client the configuration describes.
+func (c Config) DynamoDB(awsCfg aws.Config) *dynamodb.Client {
+	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if c.DynamoDBEndpoint != "" {
+			o.BaseEndpoint = aws.String(c.DynamoDBEndpoint)
+		}
+		// DynamoDB Local answers conditional-check failures without the
+		// CRC32 the SDK expects.
+		if c.LocalDynamoDB || awslocal.IsLoopback(c.DynamoDBEndpoint) {
+			o.DisableValidateResponseChecksum = true
+		}
+	})
+}
+
+func (c Config) stepFunctions(awsCfg aws.Config) *sfn.Client {
+	return sfn.NewFromConfig(awsCfg, func(o *sfn.Options) {
+		if c.SFNEndpoint != "" {
+			o.BaseEndpoint = aws.String(c.SFNEndpoint)
+		}
+	})
+}
+
+// Bot is a running approvals bot with its operations server.
+type Bot struct {
+	ops  *opsServer
+	bot  *slackbot.Bot
+	done chan error
+	log  *zap.Logger
+}
+
+// Start wires the bot and starts it: the operations server listens on ln
+// (nil: on cfg.HTTPAddr, so a taken port fails here), then the bot
+// connects to Slack and serves until ctx ends, when it drains its work
+// (see slackbot.Bot.Run). Wait returns what it ended with.
+func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, logger *zap.Logger) (*Bot, error) {
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics, err := slackbot.NewMetrics(registry)
+	if err != nil {
+		return nil, fmt.Errorf("register metrics: %w", err)
+	}
+	httpClient := slackbot.NewHTTPClient(10 * time.Second)
+	httpClient.Transport = metrics.SlackTransport(httpClient.Transport)
+	api := slack.New(cfg.BotToken,
+		slack.OptionAppLevelToken(cfg.AppToken),
+		slack.OptionAPIURL(cfg.APIURL),
+		slack.OptionHTTPClient(httpClient),
+	)
+	sfnClient := cfg.stepFunctions(awsCfg)
+	svc := workflow.NewService(
+		dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table),
+		stepfunctions.New(sfnClient),
+		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
+	)
+	svc.Executions = stepfunctions.NewExecutions(sfnClient)
+	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
+
+	botCfg := slackbot.DefaultConfig()
+	botCfg.Workers = cfg.Workers
+	botCfg.SweepInterval = cfg.SweepInterval
+	if cfg.UpdatesPerMinute > 0 {
+		botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+	}
+	botCfg.Metrics = metrics
+	b := &Bot{bot: slackbot.New(botCfg, svc, api, logger), done: make(chan error, 1), log: logger}
+	routes := opsRoutes(b.bot.Ready, registry)
+	if ln == nil {
+		if b.ops, err = startOps(cfg.HTTPAddr, routes, logger); err != nil {
+			return nil, err
+		}
+	} else {
+		b.ops = serveOps(ln, routes, logger)
+	}
+	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
+	go func() { b.done <- b.run(ctx) }()
+	return b, nil
+}
+
+func (b *Bot) run(ctx context.Context) error {
+	err := b.bot.Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	if serr := b.ops.stop(opsStopTimeout); serr != nil {
+		b.log.Warn("http server did not stop cleanly", zap.Error(serr))
+	}
+	b.log.Info("stopped")
+	return err
+}
+
+// HTTPAddr is where the operations server listens.
+func (b *Bot) HTTPAddr() net.Addr { return b.ops.addr }
+
+// Ready is nil when /readyz would answer ready, else why not.
+func (b *Bot) Ready() error { return b.bot.Ready() }
+
+// Wait waits until the bot stopped (its context ended and its work
+// drained, or Slack refused it) and returns why: nil after the context
+// ended.
+func (b *Bot) Wait() error {
+	err := <-b.done
+	b.done <- err
+	return err
+}
