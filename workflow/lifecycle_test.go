@@ -55,7 +55,7 @@ func TestRemindersAndEscalationHappenOnceEach(t *testing.T) {
 	must(f.svc.Decide(context.Background(), a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: "U0123ABC"}))
 
 	type step struct {
-		after                time.Duration
+		after               time.Duration
 		reminded, escalated int
 	}
 	for _, s := range []step{
