@@ -81,6 +81,20 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 	return did, ErrUnchanged
 }
 
+// Advance does the due work of the deadline lifecycle, as Recover does
+// first: reminders, escalations, onDeadline decisions, heartbeats, and
+// expiring pending approvals past their deadline plus ExpiryGrace, each
+// done once however many replicas run it. It reads only the approvals due
+// (see advanceDue), so it may run more often than Recover. The report
+// holds what it did (Reminded, Escalated, Decided, Expired, Heartbeats,
+// …). Like Recover, it carries each approval it started through, and
+// returns ctx's error when ctx ended first.
+func (s *Service) Advance(ctx context.Context) (RecoverReport, error) {
+	var rep RecoverReport
+	err := s.advanceDue(ctx, s.Now().UTC(), &rep, map[string]bool{})
+	return rep, err
+}
+
 // advanceDue is Recover's deadline work: it reads the pending approvals
 // due by now (QueuePending is ordered by Due), a page at a time, and
 // advances each, the longest due first. Only due approvals are read; each
