@@ -2,7 +2,9 @@
 // Slack clicks and modal submissions, decides approvals exactly once and
 // resumes the waiting Step Functions executions. It serves /healthz,
 // /readyz and /metrics (Prometheus) on APPROVALS_HTTP_ADDR. With
-// -create-table it creates the DynamoDB table and exits; with -healthcheck
+// -create-table it creates the DynamoDB table and exits; with
+// -export-audit -since T [-until T] it writes the audit events of that
+// time range to stdout as JSON lines, in time order, and exits; with -healthcheck
 // it asks the bot running in the same container whether it is ready and
 // exits 0 (ready) or 1, for a container health check without a shell.
 package main
@@ -15,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -48,8 +51,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	flags.SetOutput(stderr)
 	createTable := flags.Bool("create-table", false, "create the DynamoDB table (index, TTL) if missing, then exit")
 	probe := flags.Bool("healthcheck", false, "ask the bot on APPROVALS_HTTP_ADDR's port whether it is ready; exit 0 if so, else 1")
+	export := flags.Bool("export-audit", false, "write the audit events from -since to -until to stdout as JSON lines, in time order, then exit")
+	since := flags.String("since", "", "with -export-audit: the first time exported, RFC 3339 (such as 2026-11-01T00:00:00Z)")
+	until := flags.String("until", "", "with -export-audit: the time the export ends before, RFC 3339 (default: now)")
 	if err := flags.Parse(args); err != nil {
 		return err
+	}
+	if (*since != "" || *until != "") && !*export {
+		return fmt.Errorf("-since and -until go with -export-audit")
 	}
 	if *probe {
 		addr, err := httpAddr(getenv)
@@ -62,7 +71,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stdout, "ready")
 		return nil
 	}
-	cfg, err := loadConfig(getenv, *createTable)
+	var from, to time.Time
+	if *export {
+		var err error
+		if from, to, err = exportRange(*since, *until, time.Now()); err != nil {
+			return err
+		}
+	}
+	cfg, err := loadConfig(getenv, *createTable || *export)
 	if err != nil {
 		return err
 	}
@@ -79,6 +95,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return fmt.Errorf("create table %s: %w", cfg.Table, err)
 		}
 		logger.Info("table ready", zap.String("table", cfg.Table))
+		return nil
+	}
+	audit := dynamo.NewAuditLog(ddb, cfg.Table, cfg.AuditRetention)
+	if *export {
+		svc := workflow.NewService(dynamo.New(ddb, cfg.Table), nil, nil)
+		svc.Audit = audit
+		n, err := exportAudit(ctx, svc, from, to, stdout)
+		if err != nil {
+			return err
+		}
+		logger.Info("audit exported", zap.Int("events", n), zap.Time("since", from), zap.Time("until", to))
 		return nil
 	}
 
@@ -103,6 +130,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	)
 	svc.Executions = stepfunctions.NewExecutions(sfnClient)
 	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
+	svc.Audit = audit
+	svc.OnAuditError = func(a workflow.Approval, err error) {
+		msg := err.Error()
+		if t := a.TaskToken.Reveal(); t != "" {
+			msg = strings.ReplaceAll(msg, t, "[redacted]")
+		}
+		logger.Warn("audit events not written yet; the sweeper writes them later", zap.String("approval_id", a.ID),
+			zap.String("execution_arn", a.ExecutionARN), zap.Int("audit_pending", len(a.AuditOutbox)), zap.String("error", msg))
+	}
 
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers
