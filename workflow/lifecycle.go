@@ -66,7 +66,10 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 	case deadlineStep && a.Policy.OnDeadline != "":
 		err = a.Claim(Decision{Action: a.Policy.OnDeadline, DraftIndex: NoDraft, DecidedBy: DecidedByDeadline, DecidedAt: now}, now)
 		did.claimed = true
-	case taskClosed || (!a.Deadline.IsZero() && !now.Before(a.Deadline.Add(grace))):
+	case taskClosed:
+		err = a.Claim(Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now, Text: ReasonTaskGone}, now)
+		did.claimed = true
+	case !a.Deadline.IsZero() && !now.Before(a.Deadline.Add(grace)):
 		err = a.Claim(Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
 		did.claimed = true
 	}

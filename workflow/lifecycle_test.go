@@ -176,6 +176,10 @@ func TestHeartbeats(t *testing.T) {
 	if got := must(f.svc.Get(context.Background(), a.ID)); got.Status != workflow.StatusExpired {
 		t.Errorf("status %s, want expired", got.Status)
 	}
+	events := f.audit.Events()
+	if last := events[len(events)-1]; last.Type != workflow.EventClosed || last.Reason != workflow.ReasonTaskGone {
+		t.Errorf("last event %+v, want closed because a heartbeat found the task gone", last)
+	}
 }
 
 // A heartbeat that fails is reported and sent again by the next sweep.

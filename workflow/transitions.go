@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"errors"
 	"time"
 )
@@ -71,7 +72,7 @@ func (a *Approval) Finish(status Status, now time.Time) error {
 	case status == StatusDecided && d != nil:
 		a.record(AuditEvent{At: now, Type: EventResumed, Actor: d.DecidedBy, Action: d.Action, Status: status})
 	case d != nil && d.Action == ActionExpire:
-		a.record(AuditEvent{At: now, Type: EventClosed, Status: status, Reason: ReasonNoDecision})
+		a.record(AuditEvent{At: now, Type: EventClosed, Status: status, Reason: cmp.Or(d.Text, ReasonNoDecision)})
 	default:
 		a.record(AuditEvent{At: now, Type: EventClosed, Status: status, Reason: ReasonTaskClosed})
 	}
@@ -82,6 +83,7 @@ func (a *Approval) Finish(status Status, now time.Time) error {
 const (
 	ReasonNoDecision = "nobody decided before the deadline"
 	ReasonTaskClosed = "the task had timed out or was closed before the decision reached it"
+	ReasonTaskGone   = "a heartbeat found the task no longer waiting"
 )
 
 // Cancel closes the pending approval at now without a decision, for the
