@@ -42,12 +42,30 @@ func (a *Approval) Decide(d Decision, now time.Time) error {
 		err.Approval = a
 		return err
 	}
+	if n := a.commentBytes() + len(d.Text); n > MaxVoteCommentBytes {
+		err := Errorf(EINVALID, "This request holds as many comments as it can; approve without a comment, or with a shorter one.")
+		err.Approval = a
+		return err
+	}
 	a.Votes = append(a.Votes, Vote{UserID: d.DecidedBy, DraftIndex: d.DraftIndex, Comment: d.Text, At: now})
 	a.record(AuditEvent{At: now, Type: EventVoted, Actor: d.DecidedBy, Action: ActionApprove, DraftIndex: draftOf(d), Comment: d.Text})
 	if len(a.ApprovalsOf(d.DraftIndex)) < a.Quorum() {
 		return nil
 	}
 	return a.Claim(d, now)
+}
+
+// MaxVoteCommentBytes bounds the comments of an approval's votes
+// together, so that its record (which also holds them in its audit events
+// until they are written) stays well within a DynamoDB item's 400 KB.
+const MaxVoteCommentBytes = 64 << 10
+
+func (a Approval) commentBytes() int {
+	n := 0
+	for _, v := range a.Votes {
+		n += len(v.Comment)
+	}
+	return n
 }
 
 // ApprovalsOf returns the votes for the draft (NoDraft on a request

@@ -3,6 +3,8 @@ package workflow_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -182,5 +184,39 @@ func TestRequireComment(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The votes' comments are bounded together, with a clear refusal, so a
+// record never outgrows what the store can hold.
+func TestVoteCommentsAreBounded(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	people := make([]string, 0, 30)
+	for i := range 30 {
+		people = append(people, "U0V"+strconv.Itoa(i))
+	}
+	a := f.request(t, func(r *workflow.Request) {
+		q := int64(10)
+		r.Quorum, r.Approvers, r.Drafts = &q, people, []string{"1", "2", "3", "4", "5"}
+	})
+	long := strings.Repeat("€", workflow.MaxReasonLen) // 9000 bytes
+	var refused error
+	for i, p := range people {
+		_, err := f.svc.Decide(context.Background(), a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: i % 5, DecidedBy: p, Text: long})
+		if err != nil {
+			refused = err
+			break
+		}
+	}
+	if workflow.ErrorCode(refused) != workflow.EINVALID {
+		t.Fatalf("err = %v, want EINVALID once the comments are full", refused)
+	}
+	got := must(f.svc.Get(context.Background(), a.ID))
+	if len(got.Votes) != workflow.MaxVoteCommentBytes/len(long) {
+		t.Errorf("%d votes kept, want %d", len(got.Votes), workflow.MaxVoteCommentBytes/len(long))
+	}
+	if _, err := f.svc.Decide(context.Background(), a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: people[len(people)-1]}); err != nil {
+		t.Errorf("an approval without a comment after that: %v", err)
 	}
 }
