@@ -185,7 +185,7 @@ func (s *Service) auditCounted(ctx context.Context, a Approval, rep *RecoverRepo
 		rep.AuditErrors = append(rep.AuditErrors, err)
 		return a
 	}
-	rep.Audited += len(a.AuditOutbox) - len(written.AuditOutbox)
+	rep.Audited += len(a.AuditOutbox)
 	return written
 }
 

@@ -189,8 +189,8 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		ExecutionARN: a.ExecutionARN, StateName: a.StateName, Title: a.Title, RequestedBy: a.RequestedBy,
 		Quorum: a.Policy.Quorum, EscalateTo: a.Policy.EscalateTo, OnDeadline: a.Policy.OnDeadline, Channel: a.Channel,
 	}
-	if !a.Deadline.IsZero() {
-		requested.Deadline = &a.Deadline
+	if deadline := a.Deadline; !deadline.IsZero() {
+		requested.Deadline = &deadline
 	}
 	a.record(requested)
 	a, created, err = s.store.Create(ctx, a)
@@ -217,9 +217,8 @@ func unique(ids []string) []string {
 }
 
 // RecordMessage records where the request message for the approval was
-// posted.
-// The same message again changes nothing; another one than the message
-// recorded is ECONFLICT (carrying the approval).
+// posted. The same message again changes nothing; another one than the
+// message recorded is ECONFLICT (carrying the approval).
 func (s *Service) RecordMessage(ctx context.Context, id, channel, ts string) (Approval, error) {
 	a, err := s.setMessage(ctx, id, channel, ts)
 	if err != nil {
