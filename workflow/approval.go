@@ -256,11 +256,12 @@ func (a *Approval) Close(status Status, now time.Time) {
 }
 
 // Listed is the part of a that Store.List returns: what the work lists
-// read (the queue an approval is on, who may decide it, its title, where
-// its message is, its deadline and outcome). It never holds the task
-// token, the summary, the fields, the drafts or the revision presets:
-// whoever needs those (to resume, or to render the message) reads the
-// approval with Store.Get.
+// read (the queue an approval is on, its approvers and requester, its
+// title, where its message is, its deadline and outcome), and Amended. It
+// never holds the task token, the summary, the fields, the drafts, the
+// revision presets, the policy, steps, votes, delegations or audit events:
+// whoever needs those (to resume, to render the message, to judge who may
+// decide an Amended approval) reads the approval with Store.Get.
 func (a Approval) Listed() Approval {
 	return Approval{
 		ID:            a.ID,
