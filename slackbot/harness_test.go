@@ -76,6 +76,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h.dir = NewDirectory(h.api(nil), time.Minute)
 	h.dir.now = h.now
 	h.svc = workflow.NewService(h.store, h.resumer, h.dir)
+	h.svc.Audit = workflowtest.NewAuditLog() // as the bot has one
 	h.svc.Now = h.now
 	h.svc.MessageRetry = quickMessageRetry
 	h.poster = NewPoster(h.api(nil))

@@ -7,6 +7,7 @@
 package workflow
 
 import (
+	"slices"
 	"time"
 )
 
@@ -48,7 +49,15 @@ const (
 	// QueueMessage lists final approvals whose Slack message does not yet
 	// show the outcome, by when their next update is due.
 	QueueMessage Queue = "message"
+	// QueueAudit lists final approvals whose message needs nothing more
+	// but whose audit events are not all written (AuditOutbox), by when
+	// they closed.
+	QueueAudit Queue = "audit"
 )
+
+// NeverDue is the Due of a pending approval the sweeper has nothing to
+// do for: no deadline, no step, no heartbeat, no audit event to write.
+var NeverDue = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 
 // Approval is one stored request for a human decision, keyed by a short
 // unguessable ID. It is the record of who decided what, when and why.
@@ -60,7 +69,9 @@ type Approval struct {
 	ExecutionARN string
 	StateName    string
 
-	Channel     string // channel the request was posted in
+	// Channel is the channel the request was posted in; until it is
+	// posted, the channel or user (a direct message) it is for.
+	Channel     string
 	ThreadTS    string // thread the request lives in, if any
 	MessageTS   string // ts of the request message, once posted
 	Approvers   []string
@@ -85,6 +96,31 @@ type Approval struct {
 
 	// Cancellation says why a cancelled approval was closed.
 	Cancellation *Cancellation
+
+	// Policy is how the approval is decided, and Steps the reminders,
+	// escalation and onDeadline decision of its deadline lifecycle, in
+	// time order.
+	Policy Policy
+	Steps  []Step
+	// Votes are the approvals counted towards the quorum, one per person,
+	// in the order they came.
+	Votes []Vote
+	// Delegations are the hand-overs of the request, oldest first.
+	Delegations []Delegation
+	// HeartbeatAt is when the next heartbeat is due (Policy.Heartbeat).
+	HeartbeatAt time.Time
+
+	// AuditSeq counts the approval's audit events; AuditOutbox holds those
+	// not yet written to the AuditLog. Every change records its events in
+	// the same write, so none is lost; they are written out after it.
+	AuditSeq    int
+	AuditOutbox []AuditEvent
+
+	// Amended is set on a listed approval (Store.List, Store.ListOpen)
+	// whose record says more about who may decide than the listing holds:
+	// a delegation, an escalation, a vote, or self-approval allowed. Get
+	// it before judging who may decide it.
+	Amended bool
 
 	// MessageSynced is true when the Slack message shows the final status.
 	MessageSynced bool
@@ -116,30 +152,70 @@ func (p MessageRetry) Delay(n int) time.Duration {
 	return d
 }
 
-// MessageFailed records a failed update of a's message at now: one more
-// attempt, and the next try after p's delay, or, at p.Attempts, giving up
-// (a leaves QueueMessage). Stores call it inside their conditional write.
-func (a *Approval) MessageFailed(now time.Time, p MessageRetry) {
-	a.MessageAttempts++
-	if a.MessageAttempts >= p.Attempts {
-		a.MessageGaveUp = true
-		a.MessageRetryAt = time.Time{}
-		return
-	}
-	a.MessageRetryAt = now.Add(p.Delay(a.MessageAttempts))
-}
-
-// QueuedAt orders an approval on its queue: its creation for the pending
-// and claimed queues; on QueueMessage, when its next update is due (when
-// it closed, or the retry time after a failed update).
+// QueuedAt orders an approval on its queue: on QueuePending, when the
+// sweeper next has work on it (Due); on QueueClaimed, its creation; on
+// QueueMessage, when its next update is due (when it closed, or the retry
+// time after a failed update); on QueueAudit, when it closed.
 func (a Approval) QueuedAt() time.Time {
-	if a.Queue() == QueueMessage && !a.MessageRetryAt.IsZero() {
+	switch q := a.Queue(); {
+	case q == QueuePending:
+		return a.Due()
+	case q == QueueMessage && !a.MessageRetryAt.IsZero():
 		return a.MessageRetryAt
-	}
-	if a.Queue() == QueueMessage && !a.ClosedAt.IsZero() {
+	case (q == QueueMessage || q == QueueAudit) && !a.ClosedAt.IsZero():
 		return a.ClosedAt
 	}
 	return a.CreatedAt
+}
+
+// Due is when the sweeper next has work on the pending approval a: its
+// first audit event not yet written, its next step or heartbeat, or its
+// deadline (to expire it); NeverDue when none.
+func (a Approval) Due() time.Time {
+	due := NeverDue
+	earlier := func(t time.Time) {
+		if !t.IsZero() && t.Before(due) {
+			due = t
+		}
+	}
+	if len(a.AuditOutbox) > 0 {
+		earlier(a.AuditOutbox[0].At)
+	}
+	if i := slices.IndexFunc(a.Steps, func(s Step) bool { return s.DoneAt.IsZero() }); i >= 0 {
+		earlier(a.Steps[i].At)
+	}
+	if a.Policy.Heartbeat > 0 {
+		earlier(a.HeartbeatAt)
+	}
+	earlier(a.Deadline)
+	return due
+}
+
+// Clone returns a deep copy of a: changing the copy's lists never
+// changes a.
+func (a Approval) Clone() Approval {
+	a.Approvers = slices.Clone(a.Approvers)
+	a.Fields = slices.Clone(a.Fields)
+	a.Drafts = slices.Clone(a.Drafts)
+	a.RevisionPresets = slices.Clone(a.RevisionPresets)
+	a.Policy.RequireComment = slices.Clone(a.Policy.RequireComment)
+	a.Policy.EscalateTo = slices.Clone(a.Policy.EscalateTo)
+	a.Steps = slices.Clone(a.Steps)
+	a.Votes = slices.Clone(a.Votes)
+	a.Delegations = slices.Clone(a.Delegations)
+	a.AuditOutbox = slices.Clone(a.AuditOutbox)
+	for i, e := range a.AuditOutbox {
+		a.AuditOutbox[i] = e.Clone()
+	}
+	if a.Decision != nil {
+		d := *a.Decision
+		a.Decision = &d
+	}
+	if a.Cancellation != nil {
+		c := *a.Cancellation
+		a.Cancellation = &c
+	}
+	return a
 }
 
 // Cancellation is why an approval was closed without a decision.
@@ -180,11 +256,12 @@ func (a *Approval) Close(status Status, now time.Time) {
 }
 
 // Listed is the part of a that Store.List returns: what the work lists
-// read (the queue an approval is on, who may decide it, its title, where
-// its message is, its deadline and outcome). It never holds the task
-// token, the summary, the fields, the drafts or the revision presets:
-// whoever needs those (to resume, or to render the message) reads the
-// approval with Store.Get.
+// read (the queue an approval is on, its approvers and requester, its
+// title, where its message is, its deadline and outcome), and Amended. It
+// never holds the task token, the summary, the fields, the drafts, the
+// revision presets, the policy, steps, votes, delegations or audit events:
+// whoever needs those (to resume, to render the message, to judge who may
+// decide an Amended approval) reads the approval with Store.Get.
 func (a Approval) Listed() Approval {
 	return Approval{
 		ID:            a.ID,
@@ -203,7 +280,14 @@ func (a Approval) Listed() Approval {
 		ClaimedAt:     a.ClaimedAt,
 		ClosedAt:      a.ClosedAt,
 		MessageSynced: a.MessageSynced,
+		Amended:       a.amended(),
 	}
+}
+
+// amended reports whether who may decide a depends on more than its
+// approvers and requester (see Approval.Amended).
+func (a Approval) amended() bool {
+	return a.Amended || len(a.Delegations) > 0 || len(a.Votes) > 0 || a.Policy.AllowSelfApproval || a.Escalated()
 }
 
 // Queue reports the work list the approval belongs to, or "" if none.
@@ -215,6 +299,8 @@ func (a Approval) Queue() Queue {
 		return QueueClaimed
 	case a.Status.Final() && !a.MessageSynced && !a.MessageGaveUp && a.MessageTS != "":
 		return QueueMessage
+	case a.Status.Final() && len(a.AuditOutbox) > 0:
+		return QueueAudit
 	}
 	return ""
 }

@@ -26,14 +26,14 @@ func (s *Service) ClickedOn(ctx context.Context, a Approval, on MessageRef) (App
 		return a, nil
 	}
 	if a.MessageTS == "" {
-		recorded, err := s.store.SetMessage(ctx, a.ID, on.Channel, on.TS)
+		recorded, err := s.setMessage(ctx, a.ID, on.Channel, on.TS)
 		switch {
 		case ErrorCode(err) == ECONFLICT: // recorded meanwhile: check against it
 			a = errorApproval(err, a)
 		case err != nil:
 			return a, fmt.Errorf("record the message of approval %s from a click: %w", a.ID, err)
 		default:
-			a = recorded
+			a = s.audit(ctx, recorded)
 		}
 	}
 	if a.Channel != on.Channel || a.MessageTS != on.TS {
@@ -100,11 +100,16 @@ func (s *Service) Cancel(ctx context.Context, id string, c Cancellation) (Approv
 	if c.Reason == "" || utf8.RuneCountInString(c.Reason) > MaxReasonTextLen {
 		return Approval{}, Errorf(EINVALID, "a cancellation needs a reason of at most %d characters", MaxReasonTextLen)
 	}
-	a, err := s.store.Cancel(ctx, id, c, s.Now().UTC())
+	a, err := s.cancel(ctx, id, c)
 	if err != nil {
 		return a, fmt.Errorf("cancel approval %s: %w", id, err)
 	}
-	return a, nil
+	return s.audit(ctx, a), nil
+}
+
+func (s *Service) cancel(ctx context.Context, id string, c Cancellation) (Approval, error) {
+	now := s.Now().UTC()
+	return s.store.Update(ctx, id, func(a *Approval) error { return a.Cancel(c, now) })
 }
 
 func cancelled(a Approval) error {

@@ -38,9 +38,11 @@ type Decision struct {
 	// DraftIndex is the 0-based draft approved; -1 when no draft applies.
 	DraftIndex int
 	Preset     string // revise: the preset chosen, if any
-	Text       string // revise: free-text feedback; reject: the reason
-	DecidedBy  string // Slack user ID
-	DecidedAt  time.Time
+	// Text is an approval's comment, a change request's free-text
+	// feedback, a rejection's reason.
+	Text      string
+	DecidedBy string // Slack user ID, or DecidedByDeadline
+	DecidedAt time.Time
 }
 
 // NoDraft is the DraftIndex of a decision that picks no draft.
@@ -51,6 +53,12 @@ const NoDraft = -1
 func (d Decision) Validate(a Approval) error {
 	if utf8.RuneCountInString(d.Text) > MaxReasonLen {
 		return Errorf(EINVALID, "the text is longer than %d characters", MaxReasonLen)
+	}
+	if slices.Contains(a.Policy.RequireComment, d.Action) && strings.TrimSpace(d.Text) == "" {
+		if d.Action == ActionReject {
+			return Errorf(EINVALID, "This request needs a reason to reject it.")
+		}
+		return Errorf(EINVALID, "This request needs a comment to approve it.")
 	}
 	switch d.Action {
 	case ActionApprove:
@@ -103,17 +111,35 @@ func (d Decision) Feedback() string {
 // output is the JSON an execution receives on success (README, "What the
 // execution receives").
 type output struct {
-	ApprovalID    string  `json:"approvalId"`
-	Action        Action  `json:"action"`
-	DraftIndex    *int    `json:"draftIndex,omitempty"`
-	SelectedDraft *string `json:"selectedDraft,omitempty"`
-	Preset        string  `json:"preset,omitempty"`
-	Feedback      *string `json:"feedback,omitempty"`
-	DecidedBy     string  `json:"decidedBy"`
-	DecidedAt     string  `json:"decidedAt"`
+	ApprovalID    string             `json:"approvalId"`
+	Action        Action             `json:"action"`
+	DraftIndex    *int               `json:"draftIndex,omitempty"`
+	SelectedDraft *string            `json:"selectedDraft,omitempty"`
+	Preset        string             `json:"preset,omitempty"`
+	Feedback      *string            `json:"feedback,omitempty"`
+	DecidedBy     string             `json:"decidedBy"`
+	DecidedAt     string             `json:"decidedAt"`
+	Approvals     []outputApproval   `json:"approvals"`
+	Comment       string             `json:"comment,omitempty"`
+	Delegations   []outputDelegation `json:"delegations,omitempty"`
+}
+
+type outputApproval struct {
+	UserID  string `json:"userId"`
+	At      string `json:"at"`
+	Comment string `json:"comment"`
+}
+
+type outputDelegation struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	At   string `json:"at"`
 }
 
 // Output is the SendTaskSuccess output for a succeeding decision on a.
+// "approvals" lists who made the decision: for an approval, the votes for
+// the approved draft (one when the quorum is 1); for a change request or
+// a skip, the person; for onDeadline, nobody.
 func (d Decision) Output(a Approval) ([]byte, error) {
 	if !d.Succeeds() {
 		return nil, fmt.Errorf("decision %q does not resume with success", d.Action)
@@ -122,7 +148,8 @@ func (d Decision) Output(a Approval) ([]byte, error) {
 		ApprovalID: a.ID,
 		Action:     d.Action,
 		DecidedBy:  d.DecidedBy,
-		DecidedAt:  d.DecidedAt.UTC().Format(time.RFC3339),
+		DecidedAt:  timestamp(d.DecidedAt),
+		Approvals:  []outputApproval{},
 	}
 	if d.Action == ActionApprove && len(a.Drafts) > 0 && d.DraftIndex >= 0 && d.DraftIndex < len(a.Drafts) {
 		i, draft := d.DraftIndex, a.Drafts[d.DraftIndex]
@@ -132,14 +159,32 @@ func (d Decision) Output(a Approval) ([]byte, error) {
 		fb := d.Feedback()
 		o.Preset, o.Feedback = d.Preset, &fb
 	}
+	switch {
+	case d.DecidedBy == DecidedByDeadline:
+	case d.Action == ActionApprove:
+		for _, v := range a.ApprovalsOf(d.DraftIndex) {
+			o.Approvals = append(o.Approvals, outputApproval{UserID: v.UserID, At: timestamp(v.At), Comment: strings.TrimSpace(v.Comment)})
+		}
+		o.Comment = strings.TrimSpace(d.Text)
+	default:
+		o.Approvals = append(o.Approvals, outputApproval{UserID: d.DecidedBy, At: o.DecidedAt})
+	}
+	for _, x := range a.Delegations {
+		o.Delegations = append(o.Delegations, outputDelegation{From: x.From, To: x.To, At: timestamp(x.At)})
+	}
 	return json.Marshal(o)
 }
+
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // Failure is the SendTaskFailure error name and cause for a failing
 // decision on a.
 func (d Decision) Failure(a Approval) (errorName, cause string) {
 	if d.Action == ActionExpire {
 		return ErrorApprovalExpired, "No decision was made on approval " + a.ID + " before its deadline."
+	}
+	if d.DecidedBy == DecidedByDeadline {
+		return ErrorRejected, "Nobody decided approval " + a.ID + " before its deadline, so it was rejected, as its onDeadline says."
 	}
 	if reason := strings.TrimSpace(d.Text); reason != "" {
 		return ErrorRejected, reason

@@ -147,10 +147,10 @@ func (s *Service) cancelAll(ctx context.Context, list []Approval, c Cancellation
 	var closed []Approval
 	var errs []error
 	for _, a := range list {
-		got, err := s.store.Cancel(ctx, a.ID, c, s.Now().UTC())
+		got, err := s.cancel(ctx, a.ID, c)
 		switch {
 		case err == nil:
-			closed = append(closed, got)
+			closed = append(closed, s.audit(ctx, got))
 		case ErrorCode(err) == ECONFLICT, ErrorCode(err) == ENOTFOUND:
 		default:
 			errs = append(errs, fmt.Errorf("close approval %s (%s): %w", a.ID, c.Reason, err))

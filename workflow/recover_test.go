@@ -140,8 +140,8 @@ func TestRecoverReportsTheOpenApprovals(t *testing.T) {
 	waiting := f.request(t, nil)
 	f.advance(time.Minute)
 	claimed := f.request(t, nil)
-	if _, err := f.store.Claim(context.Background(), claimed.ID,
-		workflow.Decision{Action: workflow.ActionApprove, DecidedBy: "U0123ABCD", DraftIndex: workflow.NoDraft}, f.clock()); err != nil {
+	d := workflow.Decision{Action: workflow.ActionApprove, DecidedBy: "U0123ABCD", DraftIndex: workflow.NoDraft}
+	if _, err := f.store.Update(context.Background(), claimed.ID, func(a *workflow.Approval) error { return a.Claim(d, f.clock()) }); err != nil {
 		t.Fatal(err)
 	}
 

@@ -58,6 +58,19 @@ type Request struct {
 	RevisionPresets []string  `json:"revisionPresets"`
 	AllowSkip       bool      `json:"allowSkip"`
 	TimeoutSeconds  int64     `json:"timeoutSeconds"`
+
+	// The policy (see Policy); nil and empty mean "not given".
+	Quorum            *int64   `json:"quorum"`
+	AllowSelfApproval bool     `json:"allowSelfApproval"`
+	RequireComment    []string `json:"requireComment"`
+	AllowDelegation   *bool    `json:"allowDelegation"`
+	// Reminders nil takes DefaultReminders when there is a deadline; an
+	// empty list turns reminders off.
+	Reminders        []string `json:"reminders"`
+	EscalateTo       []string `json:"escalateTo"`
+	EscalateAfter    string   `json:"escalateAfter"`
+	OnDeadline       string   `json:"onDeadline"`
+	HeartbeatSeconds *int64   `json:"heartbeatSeconds"`
 }
 
 // ParseRequest decodes and validates a notifier payload: one JSON object
@@ -94,7 +107,7 @@ func (r Request) Validate() error {
 	if n := r.textLen(); n > MaxTotalTextLen {
 		return Errorf(EINVALID, "title, summary, fields and drafts add up to %d characters; Slack shows at most %d in one message", n, MaxTotalTextLen)
 	}
-	return nil
+	return r.validatePolicy()
 }
 
 // validateIdentity checks what ties the request to its paused task: the
@@ -130,8 +143,8 @@ func (r Request) validateSlackIDs() error {
 		return Errorf(EINVALID, "channel is required (a channel ID such as C0123ABCD)")
 	case unresolved(r.Channel):
 		return unresolvedError("channel", r.Channel)
-	case !channelIDPattern.MatchString(r.Channel):
-		return Errorf(EINVALID, "channel %s is not a Slack channel ID (C…, G… or D…); use the ID, not the name", quoteValue(r.Channel))
+	case !channelIDPattern.MatchString(r.Channel) && !IsUserID(r.Channel):
+		return Errorf(EINVALID, "channel %s is not a Slack channel ID (C…, G… or D…) nor a user ID (U…/W…, for a direct message); use the ID, not the name", quoteValue(r.Channel))
 	case unresolved(r.ThreadTS):
 		return unresolvedError("threadTs", r.ThreadTS)
 	case r.ThreadTS != "" && !tsPattern.MatchString(r.ThreadTS):

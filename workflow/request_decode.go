@@ -171,9 +171,9 @@ func wantKind(dst any) string {
 		return "a string"
 	case *[]string:
 		return "an array of strings"
-	case *bool:
+	case *bool, **bool:
 		return "true or false"
-	case *int64:
+	case *int64, **int64:
 		return "a whole number"
 	case *Fields:
 		return "an object of label: value strings"

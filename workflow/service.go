@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
@@ -13,42 +14,28 @@ import (
 
 // Store keeps approvals. Implementations must make every change atomic
 // (conditional writes), because several bot replicas and Lambda retries act
-// on the same approval at once. Conflicts are reported
-// as an *Error with code ECONFLICT, a missing approval as ENOTFOUND.
+// on the same approval at once. A missing approval is an *Error with code
+// ENOTFOUND.
 type Store interface {
 	// Create stores a pending approval unless one already exists for the
 	// same task token; then it returns that one and created=false.
 	Create(ctx context.Context, a Approval) (stored Approval, created bool, err error)
 	// Get returns the approval with the ID.
 	Get(ctx context.Context, id string) (Approval, error)
-	// SetMessage records where the request message was posted, once: the
-	// same message again changes nothing; another one than the message
-	// recorded is ECONFLICT (carrying the approval).
-	SetMessage(ctx context.Context, id, channel, ts string) (Approval, error)
-	// Claim records d and moves a pending approval to claimed at now.
-	Claim(ctx context.Context, id string, d Decision, now time.Time) (Approval, error)
-	// Reclaim takes over a claim whose ClaimedAt equals claimedAt, keeping
-	// its decision; it counts one more attempt.
-	Reclaim(ctx context.Context, id string, claimedAt, now time.Time) (Approval, error)
-	// Finish moves a claimed approval to a final status (Approval.Close:
-	// the stored record no longer holds the task token).
-	Finish(ctx context.Context, id string, status Status, now time.Time) (Approval, error)
-	// Cancel closes a pending approval without a decision (Approval.Close
-	// with StatusCancelled), recording c. An approval that is not pending
-	// is ECONFLICT.
-	Cancel(ctx context.Context, id string, c Cancellation, now time.Time) (Approval, error)
-	// MarkMessageSynced records that the Slack message shows the final
-	// status, which takes the approval off QueueMessage.
-	MarkMessageSynced(ctx context.Context, id string) error
-	// MessageFailed records a failed update of the message of an approval
-	// on QueueMessage (Approval.MessageFailed at now with p). An approval
-	// not on QueueMessage is ECONFLICT.
-	MessageFailed(ctx context.Context, id string, now time.Time, p MessageRetry) (Approval, error)
+	// Update applies change to the approval with the ID and stores the
+	// result if the stored approval did not change in between; if it did,
+	// change is applied again, to the newer one. change gets a copy of its
+	// own (Approval.Clone) and must have no other effect, since it may run
+	// several times. An error from change is returned as it is and stores
+	// nothing; ErrUnchanged stores nothing and returns the approval with a
+	// nil error. Update returns the approval as stored. The stores keep no
+	// rule of their own: every rule is in the changes (Approval.Claim, …).
+	Update(ctx context.Context, id string, change func(*Approval) error) (Approval, error)
 	// List returns up to limit approvals on the queue whose QueuedAt is
 	// not after until (zero: any), by QueuedAt, each as Approval.Listed:
 	// without the task token or the message body. The list is eventually
-	// consistent; act on it with the conditional methods, and Get an
-	// approval before rendering or resuming it.
+	// consistent; act on it with Update, and Get an approval before
+	// rendering or resuming it.
 	List(ctx context.Context, q Queue, until time.Time, limit int) ([]Approval, error)
 	// ListOpen returns up to limit open (pending or claimed) approvals of
 	// the execution, oldest first, as Approval.Listed, from an index that
@@ -102,6 +89,14 @@ type Service struct {
 	// MessageRetry shapes the retries of failed message updates.
 	MessageRetry MessageRetry
 
+	// Audit, when set, receives every audit event right after the change
+	// that made it (and Recover writes those it could not). Without it the
+	// events wait in each approval's record for a Service that has one.
+	Audit AuditLog
+	// OnAuditError, when set, is told of every failed audit write after a
+	// change (the change itself stands; Recover writes the events later).
+	OnAuditError func(a Approval, err error)
+
 	// Executions, when set, lets Recover close pending approvals whose
 	// execution ended without CloseExecution being called (its status
 	// change event was lost), asking at the pace ExecutionChecks sets.
@@ -152,8 +147,9 @@ func NewApprovalID() string {
 	return "ap_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
 }
 
-// Request stores a validated request as a pending approval. A second call
-// with the same task token returns the stored approval and created=false.
+// Request stores a validated request as a pending approval, with its
+// policy and deadline lifecycle (Policy, Steps). A second call with the
+// same task token returns the stored approval and created=false.
 func (s *Service) Request(ctx context.Context, r Request) (a Approval, created bool, err error) {
 	if err := r.Validate(); err != nil {
 		return Approval{}, false, err
@@ -176,6 +172,7 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		AllowSkip:       r.AllowSkip,
 		CreatedAt:       now,
 		Status:          StatusPending,
+		Policy:          r.policy(),
 	}
 	end := now.Add(executionMaxAge)
 	if r.TimeoutSeconds > 0 {
@@ -183,9 +180,25 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		end = a.Deadline
 	}
 	a.PurgeAt = end.Add(s.Retention)
+	a.Steps = r.steps(now, a.Deadline)
+	if a.Policy.Heartbeat > 0 {
+		a.HeartbeatAt = now.Add(a.Policy.Heartbeat)
+	}
+	requested := AuditEvent{
+		At: now, Type: EventRequested, Actor: r.RequestedBy, Users: a.Approvers,
+		ExecutionARN: a.ExecutionARN, StateName: a.StateName, Title: a.Title, RequestedBy: a.RequestedBy,
+		Quorum: a.Policy.Quorum, EscalateTo: a.Policy.EscalateTo, OnDeadline: a.Policy.OnDeadline, Channel: a.Channel,
+	}
+	if deadline := a.Deadline; !deadline.IsZero() {
+		requested.Deadline = &deadline
+	}
+	a.record(requested)
 	a, created, err = s.store.Create(ctx, a)
 	if err != nil {
 		return Approval{}, false, fmt.Errorf("store approval: %w", err)
+	}
+	if created {
+		a = s.audit(ctx, a)
 	}
 	return a, created, nil
 }
@@ -204,13 +217,19 @@ func unique(ids []string) []string {
 }
 
 // RecordMessage records where the request message for the approval was
-// posted.
+// posted. The same message again changes nothing; another one than the
+// message recorded is ECONFLICT (carrying the approval).
 func (s *Service) RecordMessage(ctx context.Context, id, channel, ts string) (Approval, error) {
-	a, err := s.store.SetMessage(ctx, id, channel, ts)
+	a, err := s.setMessage(ctx, id, channel, ts)
 	if err != nil {
 		return Approval{}, fmt.Errorf("record message of approval %s: %w", id, err)
 	}
-	return a, nil
+	return s.audit(ctx, a), nil
+}
+
+func (s *Service) setMessage(ctx context.Context, id, channel, ts string) (Approval, error) {
+	now := s.Now().UTC()
+	return s.store.Update(ctx, id, func(a *Approval) error { return a.SetMessage(channel, ts, now) })
 }
 
 // Get returns the approval with the ID.
@@ -219,19 +238,29 @@ func (s *Service) Get(ctx context.Context, id string) (Approval, error) {
 }
 
 // CanDecide returns nil if user may decide a: a listed approver or a member
-// of a listed user group, and not the requester. Otherwise an *Error with
-// code EFORBIDDEN explains why; a failed group lookup is returned as is.
+// of a listed user group, a delegate, or, once escalated, one of (or a
+// member of a group in) EscalateTo; never somebody who handed the request
+// on, nor the requester without AllowSelfApproval. Otherwise an *Error
+// with code EFORBIDDEN explains why; a failed group lookup is returned as
+// is. A listed approval that is Amended must be read in full first.
 func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error {
 	if user == "" {
 		return Errorf(EFORBIDDEN, "Only a known Slack user can decide an approval.")
 	}
-	if user == a.RequestedBy {
+	if user == a.RequestedBy && !a.Policy.AllowSelfApproval {
 		return Errorf(EFORBIDDEN, "You requested this approval, so somebody else has to decide it.")
 	}
-	if slices.Contains(a.Approvers, user) {
+	if to, ok := a.HandedTo(user); ok {
+		return handedOff(a, to)
+	}
+	eligible := slices.Clone(a.Approvers)
+	if a.Escalated() {
+		eligible = append(eligible, a.Policy.EscalateTo...)
+	}
+	if a.isDelegate(user) || slices.Contains(eligible, user) {
 		return nil
 	}
-	for _, group := range a.Approvers {
+	for _, group := range eligible {
 		if !IsGroupID(group) || s.directory == nil {
 			continue
 		}
@@ -253,10 +282,22 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, 
 }
 
 // DecideOn applies a person's decision, made with a button on the message
-// on, to the approval with the ID, exactly once: it claims the approval
-// with a conditional write, resumes the execution, then records the
-// outcome. It returns the approval as it now stands. First, as ClickedOn
-// does, an approval with no recorded message records on as its message.
+// on, to the approval with the ID, exactly once: it records it with a
+// conditional write, resumes the execution, then records the outcome. It
+// returns the approval as it now stands. First, as ClickedOn does, an
+// approval with no recorded message records on as its message.
+//
+// With a quorum above 1, an approval is the person's vote (Approval.Decide):
+// until the approvals of one draft reach the quorum, DecideOn returns the
+// approval still pending, with the vote in Votes, and resumes nothing; the
+// vote that reaches it resumes the execution, once, whichever replica
+// records it. A rejection, a change request or a skip decides at once.
+// The same approval again returns the approval as it stands, unchanged.
+//
+// The audit events are written after the change; if that fails, the
+// approval returned still holds them in AuditOutbox (OnAuditError is told)
+// and Recover writes them later: the decision stands either way.
+//
 // Errors: ENOTFOUND, EFORBIDDEN (nothing changes), EINVALID, ECONFLICT
 // (somebody decided first; the error carries the approval), EEXPIRED (the
 // task had timed out or closed; the approval is now expired), ECANCELLED
@@ -274,37 +315,37 @@ func (s *Service) DecideOn(ctx context.Context, id string, d Decision, on Messag
 		return a, err
 	}
 	now := s.Now().UTC()
-	switch a.Status {
-	case StatusDecided:
-		return a, conflict(a)
-	case StatusExpired:
-		return a, expired(a)
-	case StatusCancelled:
-		return a, cancelled(a)
-	case StatusClaimed:
-		if now.Sub(a.ClaimedAt) < s.ClaimLease {
-			return a, conflict(a)
-		}
-		claimed, err := s.store.Reclaim(ctx, a.ID, a.ClaimedAt, now)
+	if a.Status == StatusClaimed && now.Sub(a.ClaimedAt) >= s.ClaimLease {
+		claimed, err := s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Reclaim(a.ClaimedAt, now) })
 		if err != nil {
 			return s.lost(ctx, a.ID, err)
 		}
 		final, err := s.resume(ctx, claimed)
+		final = s.audit(ctx, final)
 		if err == nil && !sameChoice(*claimed.Decision, d) {
 			// The earlier decision was completed, not this one.
 			return final, conflict(final)
 		}
 		return final, err
 	}
+	if err := closedError(a); err != nil {
+		return a, err
+	}
 	if err := d.Validate(a); err != nil {
 		return a, err
 	}
 	d.DecidedAt = now
-	claimed, err := s.store.Claim(ctx, a.ID, d, now)
-	if err != nil {
+	recorded, err := s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Decide(d, now) })
+	switch code := ErrorCode(err); {
+	case code == EFORBIDDEN || code == EINVALID:
+		return errorApproval(err, a), err
+	case err != nil:
 		return s.lost(ctx, a.ID, err)
+	case recorded.Status == StatusPending:
+		return s.audit(ctx, recorded), nil
 	}
-	return s.resume(ctx, claimed)
+	final, err := s.resume(ctx, recorded)
+	return s.audit(ctx, final), err
 }
 
 // sameChoice reports whether d is the recorded decision again (the same
@@ -358,7 +399,8 @@ func (s *Service) resume(ctx context.Context, a Approval) (Approval, error) {
 	default:
 		return a, fmt.Errorf("resume execution of approval %s: %w", a.ID, err)
 	}
-	final, ferr := s.store.Finish(ctx, a.ID, status, s.Now().UTC())
+	now := s.Now().UTC()
+	final, ferr := s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Finish(status, now) })
 	if ferr != nil {
 		if ErrorCode(ferr) != ECONFLICT {
 			return a, fmt.Errorf("record outcome of approval %s: %w", a.ID, ferr)
@@ -386,19 +428,36 @@ func expired(a Approval) error {
 	return &Error{Code: EEXPIRED, Message: "This approval has expired: the workflow stopped waiting for it.", Approval: &a}
 }
 
-// PendingFor lists the pending approvals user may decide, oldest first,
-// at most limit of them, as Approval.Listed. Approvals past their deadline are left out: they
-// wait only for the sweeper to close them.
+// PendingFor lists the pending approvals user may decide (CanDecide),
+// oldest first, at most limit of them, as Approval.Listed; an Amended one
+// is read in full to judge it, and returned in full. Approvals past their
+// deadline are left out: they wait only for the sweeper to close them.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
 	all, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
 	if err != nil {
 		return nil, fmt.Errorf("list pending approvals: %w", err)
 	}
+	slices.SortFunc(all, func(a, b Approval) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID)) })
 	now := s.Now()
 	var mine []Approval
 	for _, a := range all {
+		if len(mine) == limit {
+			break
+		}
 		if !a.Deadline.IsZero() && now.After(a.Deadline) {
 			continue
+		}
+		if a.Amended {
+			full, err := s.store.Get(ctx, a.ID)
+			switch {
+			case ErrorCode(err) == ENOTFOUND:
+				continue
+			case err != nil:
+				return nil, fmt.Errorf("read approval %s: %w", a.ID, err)
+			case full.Status != StatusPending:
+				continue
+			}
+			a = full
 		}
 		err := s.CanDecide(ctx, a, user)
 		switch {
@@ -406,9 +465,6 @@ func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]App
 			mine = append(mine, a)
 		case ErrorCode(err) != EFORBIDDEN:
 			return nil, err
-		}
-		if len(mine) == limit {
-			break
 		}
 	}
 	return mine, nil
@@ -429,7 +485,8 @@ func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
 // QueueMessage). It returns the approval as stored; ECONFLICT when it is
 // not waiting for a message update (synced, given up, or not final).
 func (s *Service) MessageFailed(ctx context.Context, id string) (Approval, error) {
-	a, err := s.store.MessageFailed(ctx, id, s.Now().UTC(), s.MessageRetry)
+	now := s.Now().UTC()
+	a, err := s.store.Update(ctx, id, func(a *Approval) error { return a.MessageFailed(now, s.MessageRetry) })
 	if err != nil {
 		return a, fmt.Errorf("record a failed message update of approval %s: %w", id, err)
 	}
@@ -437,7 +494,12 @@ func (s *Service) MessageFailed(ctx context.Context, id string) (Approval, error
 }
 
 // MessageSynced records that the approval's Slack message shows its final
-// status.
+// status, and writes its audit events still waiting, if any.
 func (s *Service) MessageSynced(ctx context.Context, id string) error {
-	return s.store.MarkMessageSynced(ctx, id)
+	a, err := s.store.Update(ctx, id, func(a *Approval) error { return a.MarkMessageSynced() })
+	if err != nil {
+		return fmt.Errorf("record the synced message of approval %s: %w", id, err)
+	}
+	s.audit(ctx, a)
+	return nil
 }

@@ -26,6 +26,7 @@ type fixture struct {
 	svc     *workflow.Service
 	store   *workflowtest.Store
 	resumer *workflowtest.Resumer
+	audit   *workflowtest.AuditLog
 	now     time.Time
 	mu      sync.Mutex
 }
@@ -35,11 +36,13 @@ func newFixture(t *testing.T) *fixture {
 	f := &fixture{
 		store:   workflowtest.NewStore(),
 		resumer: workflowtest.NewResumer(),
+		audit:   workflowtest.NewAuditLog(),
 		now:     time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC),
 	}
 	dir := workflowtest.NewDirectory(map[string][]string{"S0456DEF": {"U0GROUP1"}})
 	f.svc = workflow.NewService(f.store, f.resumer, dir)
 	f.svc.Now = f.clock
+	f.svc.Audit = f.audit
 	return f
 }
 
@@ -116,17 +119,17 @@ func TestDecideOutcomes(t *testing.T) {
 		{
 			name:       "approve draft 2",
 			decision:   approve("U0123ABC"),
-			wantOutput: `{"approvalId":"ID","action":"approved","draftIndex":1,"selectedDraft":"second draft","decidedBy":"U0123ABC","decidedAt":"2026-11-29T10:00:00Z"}`,
+			wantOutput: `{"approvalId":"ID","action":"approved","draftIndex":1,"selectedDraft":"second draft","decidedBy":"U0123ABC","decidedAt":"2026-11-29T10:00:00Z","approvals":[{"userId":"U0123ABC","at":"2026-11-29T10:00:00Z","comment":""}]}`,
 		},
 		{
 			name:       "group member revises with preset and text",
 			decision:   workflow.Decision{Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: "Shorter", Text: " cut the intro ", DecidedBy: "U0GROUP1"},
-			wantOutput: `{"approvalId":"ID","action":"revise","preset":"Shorter","feedback":"Shorter\ncut the intro","decidedBy":"U0GROUP1","decidedAt":"2026-11-29T10:00:00Z"}`,
+			wantOutput: `{"approvalId":"ID","action":"revise","preset":"Shorter","feedback":"Shorter\ncut the intro","decidedBy":"U0GROUP1","decidedAt":"2026-11-29T10:00:00Z","approvals":[{"userId":"U0GROUP1","at":"2026-11-29T10:00:00Z","comment":""}]}`,
 		},
 		{
 			name:       "skip",
 			decision:   workflow.Decision{Action: workflow.ActionSkip, DraftIndex: workflow.NoDraft, DecidedBy: "U0123ABC"},
-			wantOutput: `{"approvalId":"ID","action":"skip","decidedBy":"U0123ABC","decidedAt":"2026-11-29T10:00:00Z"}`,
+			wantOutput: `{"approvalId":"ID","action":"skip","decidedBy":"U0123ABC","decidedAt":"2026-11-29T10:00:00Z","approvals":[{"userId":"U0123ABC","at":"2026-11-29T10:00:00Z","comment":""}]}`,
 		},
 		{
 			name:      "reject with reason",

@@ -76,6 +76,12 @@ func TestMissingSettingIsOneClearLine(t *testing.T) {
 		{name: "no bot token", env: []string{"APPROVALS_TABLE=t", "SLACK_APP_TOKEN=xapp-1"}, want: "approvals-bot: SLACK_BOT_TOKEN is required"},
 		{name: "no app token", env: []string{"APPROVALS_TABLE=t", "SLACK_BOT_TOKEN=xoxb-1"}, want: "approvals-bot: SLACK_APP_TOKEN is required"},
 		{name: "unknown flag", args: []string{"-create-tables"}, want: "flag provided but not defined: -create-tables"},
+		{name: "export without a start", env: []string{"APPROVALS_TABLE=t"}, args: []string{"-export-audit"}, want: "approvals-bot: -export-audit needs -since, an RFC 3339 time"},
+		{name: "export from a bad time", env: []string{"APPROVALS_TABLE=t"}, args: []string{"-export-audit", "-since", "yesterday"}, want: `approvals-bot: -since must be an RFC 3339 time such as 2026-11-01T00:00:00Z, not "yesterday"`},
+		{name: "export to a bad time", env: []string{"APPROVALS_TABLE=t"}, args: []string{"-export-audit", "-since", "2026-11-01T00:00:00Z", "-until", "2026-13-01"}, want: `approvals-bot: -until must be an RFC 3339 time`},
+		{name: "export backwards", env: []string{"APPROVALS_TABLE=t"}, args: []string{"-export-audit", "-since", "2026-11-02T00:00:00Z", "-until", "2026-11-01T00:00:00Z"}, want: "approvals-bot: -since (2026-11-02T00:00:00Z) must be before -until (2026-11-01T00:00:00Z)"},
+		{name: "export without a table", args: []string{"-export-audit", "-since", "2026-11-01T00:00:00Z"}, want: "approvals-bot: APPROVALS_TABLE is required"},
+		{name: "since without export", env: []string{"APPROVALS_TABLE=t"}, args: []string{"-since", "2026-11-01T00:00:00Z"}, want: "approvals-bot: -since and -until go with -export-audit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

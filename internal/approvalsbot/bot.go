@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,6 +39,12 @@ func (c Config) DynamoDB(awsCfg aws.Config) *dynamodb.Client {
 			o.DisableValidateResponseChecksum = true
 		}
 	})
+}
+
+// AuditLog returns the audit trail the configuration describes: records
+// in the approvals table, kept AuditRetention.
+func (c Config) AuditLog(awsCfg aws.Config) *dynamo.AuditLog {
+	return dynamo.NewAuditLog(c.DynamoDB(awsCfg), c.Table, c.AuditRetention)
 }
 
 func (c Config) stepFunctions(awsCfg aws.Config) *sfn.Client {
@@ -82,6 +89,15 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 	)
 	svc.Executions = stepfunctions.NewExecutions(sfnClient)
 	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
+	svc.Audit = cfg.AuditLog(awsCfg)
+	svc.OnAuditError = func(a workflow.Approval, err error) {
+		msg := err.Error()
+		if t := a.TaskToken.Reveal(); t != "" {
+			msg = strings.ReplaceAll(msg, t, "[redacted]")
+		}
+		logger.Warn("audit events not written yet; the sweeper writes them later", zap.String("approval_id", a.ID),
+			zap.String("execution_arn", a.ExecutionARN), zap.Int("audit_pending", len(a.AuditOutbox)), zap.String("error", msg))
+	}
 
 	botCfg := slackbot.DefaultConfig()
 	botCfg.Workers = cfg.Workers

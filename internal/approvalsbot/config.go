@@ -51,6 +51,8 @@ type Config struct {
 	// LocalDynamoDB is set when DynamoDB is DynamoDB Local on this
 	// machine, whose answers fail the SDK's checksum checks.
 	LocalDynamoDB bool
+	// AuditRetention is how long each audit record is kept.
+	AuditRetention time.Duration
 }
 
 const (
@@ -88,6 +90,7 @@ func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 		GroupStaleGrace: slackbot.DefaultStaleGrace,
 		ExecutionChecks: workflow.DefaultExecutionChecks.PerRun,
 		LogLevel:        zapcore.InfoLevel,
+		AuditRetention:  workflow.DefaultAuditRetention,
 	}
 	if c.Table == "" {
 		return c, fmt.Errorf("APPROVALS_TABLE is required: the DynamoDB table name")
@@ -135,6 +138,11 @@ func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 	if c.ExecutionChecks, err = intVar(getenv, "APPROVALS_EXECUTION_CHECKS", c.ExecutionChecks, 0, 100); err != nil {
 		return c, err
 	}
+	if v := getenv("APPROVALS_AUDIT_RETENTION"); v != "" {
+		if c.AuditRetention, err = days(v); err != nil || c.AuditRetention < 24*time.Hour {
+			return c, fmt.Errorf("APPROVALS_AUDIT_RETENTION must be a number of days such as 400d, or a duration of at least 24h such as 9600h, not %q", v)
+		}
+	}
 	if v := getenv("APPROVALS_GROUP_STALE_GRACE"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 || d > slackbot.MaxStaleGrace {
@@ -143,6 +151,18 @@ func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 		c.GroupStaleGrace = d
 	}
 	return c, nil
+}
+
+// days reads "400d" as 400 days, or a Go duration.
+func days(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		d, err := strconv.Atoi(n)
+		if err != nil || d < 0 || d > 100*366 {
+			return 0, fmt.Errorf("not a number of days: %q", v)
+		}
+		return time.Duration(d) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }
 
 func intVar(getenv func(string) string, name string, def, min, max int) (int, error) {

@@ -94,6 +94,10 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "http port by name", set: map[string]string{"APPROVALS_HTTP_ADDR": "localhost:http"}, want: "APPROVALS_HTTP_ADDR must be"},
 		{name: "log level zap knows but we do not document", set: map[string]string{"LOG_LEVEL": "fatal"}, want: "LOG_LEVEL"},
 		{name: "log level with -create-table", unset: "SLACK_BOT_TOKEN", set: map[string]string{"LOG_LEVEL": "loud"}, tableOnly: true, want: "LOG_LEVEL"},
+		{name: "audit retention word", set: map[string]string{"APPROVALS_AUDIT_RETENTION": "forever"}, want: "APPROVALS_AUDIT_RETENTION must be a number of days such as 400d"},
+		{name: "audit retention short", set: map[string]string{"APPROVALS_AUDIT_RETENTION": "5h"}, want: "APPROVALS_AUDIT_RETENTION must be"},
+		{name: "audit retention no days", set: map[string]string{"APPROVALS_AUDIT_RETENTION": "0d"}, want: "APPROVALS_AUDIT_RETENTION must be"},
+		{name: "audit retention negative", set: map[string]string{"APPROVALS_AUDIT_RETENTION": "-3d"}, want: "APPROVALS_AUDIT_RETENTION must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,5 +156,20 @@ func TestLoadConfigLocalDynamoDB(t *testing.T) {
 	kv["AWS_ENDPOINT_URL"] = "http://127.0.0.1:4566"
 	if c, _ := LoadConfig(env(kv), false); !c.LocalDynamoDB {
 		t.Error("AWS_ENDPOINT_URL on this machine: want LocalDynamoDB")
+	}
+}
+
+func TestLoadConfigAuditRetention(t *testing.T) {
+	t.Parallel()
+	day := 24 * time.Hour
+	for v, want := range map[string]time.Duration{"": 400 * day, "30d": 30 * day, "9600h": 400 * day, "24h": day, "3650d": 3650 * day} {
+		kv := fullEnv()
+		if v != "" {
+			kv["APPROVALS_AUDIT_RETENTION"] = v
+		}
+		c, err := LoadConfig(env(kv), false)
+		if err != nil || c.AuditRetention != want {
+			t.Errorf("APPROVALS_AUDIT_RETENTION=%q: %v, %v; want %v", v, c.AuditRetention, err, want)
+		}
 	}
 }

@@ -177,6 +177,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 // double, as one process would.
 func (s *Stack) newService(dir workflow.Directory) *workflow.Service {
 	svc := workflow.NewService(dynamo.New(s.ddb, s.Table), stepfunctions.New(s.sfn), dir)
+	svc.Audit = dynamo.NewAuditLog(s.ddb, s.Table, workflow.DefaultAuditRetention)
 	if s.opts.Now != nil {
 		svc.Now = s.opts.Now
 	}

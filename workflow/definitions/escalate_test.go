@@ -2,6 +2,7 @@ package definitions_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,22 +41,41 @@ func escalateInput(extra map[string]any) map[string]any {
 	return in
 }
 
-// Default timeouts of approve-or-escalate.
+// The default deadline of approve-or-escalate, and when its steps fall.
 const (
-	teamTimeout       = 4 * time.Hour
-	escalationTimeout = 24 * time.Hour
+	approvalTimeout = 24 * time.Hour
+	escalationAt    = approvalTimeout / 2                       // escalateAfter 50%
+	lastReminderAt  = approvalTimeout * 9 / 10                  // the default reminders: 50%, 90%
+	rejectionAt     = approvalTimeout - workflow.OnDeadlineLead // onDeadline reject
 )
+
+// sweep runs a bot replica's sweep at the engine's time and returns what
+// it did.
+func (f *escalateFixture) sweep(t *testing.T) workflow.RecoverReport {
+	t.Helper()
+	rep, err := f.service.Recover(context.Background())
+	if err != nil || rep.Failed != 0 {
+		t.Fatalf("Recover = %+v, %v", rep, err)
+	}
+	return rep
+}
 
 func TestApproveOrEscalate(t *testing.T) {
 	t.Parallel()
 	decidedAt := epoch.Format(time.RFC3339)
-	published := func(a workflow.Approval, by, at string) map[string]any {
+	published := func(a workflow.Approval, by, at string, approvals ...map[string]any) map[string]any {
 		return map[string]any{
 			"outcome": "published", "topic": topic,
 			"approvalId": a.ID, "decidedBy": by, "decidedAt": at,
-			"draftIndex": 0, "text": drafts(topic, 1)[0],
+			"draftIndex": 0, "text": drafts(topic, 1)[0], "approvals": approvals,
 			"publication": map[string]any{"url": "https://blog.example.com/posts/1"},
 		}
+	}
+	vote := func(user string, at time.Time, comment string) map[string]any {
+		return map[string]any{"userId": user, "at": at.Format(time.RFC3339), "comment": comment}
+	}
+	rejected := func(reason string) map[string]any {
+		return map[string]any{"outcome": "rejected", "topic": topic, "reason": reason, "filed": map[string]any{"ticket": "REJ-1"}}
 	}
 	tests := []struct {
 		name string
@@ -64,78 +84,85 @@ func TestApproveOrEscalate(t *testing.T) {
 		{"team approves", func(t *testing.T, f *escalateFixture) {
 			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
 			a := f.nextApproval()
-			if a.Title != "Publish: Release 2.4" || !cmp.Equal(a.Approvers, []string{approver}) || !a.Deadline.Equal(epoch.Add(teamTimeout)) {
-				t.Errorf("team request: title %q, approvers %q, deadline %v", a.Title, a.Approvers, a.Deadline)
+			want := workflow.Policy{
+				Quorum: 1, RequireComment: []workflow.Action{workflow.ActionReject}, AllowDelegation: true,
+				EscalateTo: []string{escalation}, OnDeadline: workflow.ActionReject,
 			}
-			f.decide(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0})
-			f.succeeded(arn, published(a, approver, decidedAt))
+			if a.Title != "Publish: Release 2.4" || !cmp.Equal(a.Approvers, []string{approver}) || !a.Deadline.Equal(epoch.Add(approvalTimeout)) || !cmp.Equal(want, a.Policy) {
+				t.Errorf("request: title %q, approvers %q, deadline %v, policy %+v", a.Title, a.Approvers, a.Deadline, a.Policy)
+			}
+			f.decide(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, Text: "Go."})
+			f.succeeded(arn, published(a, approver, decidedAt, vote(approver, epoch, "Go.")))
 			f.checkSubmissions(arn)
 		}},
-		{"team rejects", func(t *testing.T, f *escalateFixture) {
+		{"team rejects, with the reason it must give", func(t *testing.T, f *escalateFixture) {
 			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
-			f.decide(f.nextApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not before the launch."})
-			f.succeeded(arn, map[string]any{
-				"outcome": "rejected", "topic": topic, "reason": "Not before the launch.",
-				"filed": map[string]any{"ticket": "REJ-1"},
-			})
+			a := f.nextApproval()
+			if _, err := f.service.Decide(context.Background(), a.ID, workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, DecidedBy: approver}); workflow.ErrorCode(err) != workflow.EINVALID {
+				t.Errorf("a rejection without a reason = %v, want EINVALID", err)
+			}
+			f.decide(a, workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not before the launch."})
+			f.succeeded(arn, rejected("Not before the launch."))
 			want := []rejectionRequest{{Topic: topic, Reason: "Not before the launch.", ExecutionARN: arn}}
 			if diff := cmp.Diff(want, f.filed.all()); diff != "" {
 				t.Errorf("file-rejection calls (-want +got):\n%s", diff)
 			}
 			f.noMorePosts()
 		}},
-		{"team times out, escalation approves", func(t *testing.T, f *escalateFixture) {
-			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
-			team := f.nextApproval()
-			f.clock.Advance(teamTimeout)
-			escalated := f.nextApproval()
-			want := workflow.Approval{
-				ExecutionARN: arn, StateName: "EscalatedApproval", Channel: channel,
-				Approvers: []string{escalation}, RequestedBy: requester,
-				Title:    "Escalated: publish Release 2.4",
-				Summary:  "The team did not decide within 14400 seconds. Two takes on Release 2.4, version 1.",
-				Drafts:   drafts(topic, 1),
-				Deadline: epoch.Add(teamTimeout + escalationTimeout),
-			}
-			if diff := cmp.Diff(want, requestOf(escalated)); diff != "" {
-				t.Errorf("escalated request (-want +got):\n%s", diff)
-			}
+		{"quorum 2: the team's approval and, once escalated, the group's", func(t *testing.T, f *escalateFixture) {
+			arn := f.start(definitions.ApproveOrEscalate, escalateInput(map[string]any{"quorum": 2}))
+			a := f.nextApproval()
 			ctx := context.Background()
-			if _, err := f.service.Decide(ctx, team.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: approver}); workflow.ErrorCode(err) != workflow.EEXPIRED {
-				t.Errorf("a late click on the team's request = %v, want EEXPIRED", err)
+			got, err := f.service.Decide(ctx, a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: approver})
+			if err != nil || got.Status != workflow.StatusPending {
+				t.Fatalf("the team's approval = %s, %v; want pending, one of two", got.Status, err)
 			}
-			if _, err := f.service.Decide(ctx, escalated.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: approver}); workflow.ErrorCode(err) != workflow.EFORBIDDEN {
-				t.Errorf("the team member deciding the escalation = %v, want EFORBIDDEN", err)
+			if _, err := f.service.Decide(ctx, a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: boss}); workflow.ErrorCode(err) != workflow.EFORBIDDEN {
+				t.Errorf("the escalation group deciding before the escalation = %v, want EFORBIDDEN", err)
 			}
-			f.decide(escalated, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: boss})
-			f.succeeded(arn, published(escalated, boss, epoch.Add(teamTimeout).Format(time.RFC3339)))
+			f.clock.Advance(escalationAt)
+			if rep := f.sweep(t); len(rep.Escalated) != 1 || len(rep.Reminded) != 1 {
+				t.Fatalf("sweep at 50%% = %+v; want the escalation and the first reminder", rep)
+			}
+			f.decide(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: boss})
+			at := epoch.Add(escalationAt)
+			f.succeeded(arn, published(a, boss, at.Format(time.RFC3339), vote(approver, epoch, ""), vote(boss, at, "")))
 			f.checkSubmissions(arn)
 		}},
-		{"team's approval expires, escalation rejects", func(t *testing.T, f *escalateFixture) {
+		{"nobody decides: rejected at the deadline, before the task times out", func(t *testing.T, f *escalateFixture) {
 			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
-			f.nextApproval()
-			if rep, err := f.sweeperAfterDeadline().Recover(context.Background()); err != nil || rep.Expired != 1 {
-				t.Fatalf("Recover = %+v, %v; want one approval expired", rep, err)
+			a := f.nextApproval()
+			f.clock.Advance(escalationAt)
+			if rep := f.sweep(t); len(rep.Escalated) != 1 || len(rep.Reminded) != 1 {
+				t.Fatalf("sweep at 50%% = %+v; want the escalation and a reminder", rep)
 			}
-			escalated := f.nextApproval()
-			f.decide(escalated, workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Legal has not signed off.", DecidedBy: boss})
-			f.succeeded(arn, map[string]any{
-				"outcome": "rejected", "topic": topic, "reason": "Legal has not signed off.",
-				"filed": map[string]any{"ticket": "REJ-1"},
-			})
-			want := []rejectionRequest{{Topic: topic, Reason: "Legal has not signed off.", ExecutionARN: arn}}
-			if diff := cmp.Diff(want, f.filed.all()); diff != "" {
+			f.clock.Advance(lastReminderAt - escalationAt)
+			if rep := f.sweep(t); len(rep.Reminded) != 1 || len(rep.Escalated)+len(rep.Decided) != 0 {
+				t.Fatalf("sweep at 90%% = %+v; want the second reminder only", rep)
+			}
+			f.clock.Advance(rejectionAt - lastReminderAt - time.Second)
+			if rep := f.sweep(t); len(rep.Decided) != 0 {
+				t.Fatalf("decided a second early: %+v", rep)
+			}
+			f.clock.Advance(time.Second)
+			if rep := f.sweep(t); len(rep.Decided) != 1 || rep.Decided[0].Decision.DecidedBy != workflow.DecidedByDeadline {
+				t.Fatalf("sweep two minutes before the deadline = %+v; want the request rejected by the deadline", rep)
+			}
+			reason := "Nobody decided approval " + a.ID + " before its deadline, so it was rejected, as its onDeadline says."
+			f.succeeded(arn, rejected(reason))
+			if diff := cmp.Diff([]rejectionRequest{{Topic: topic, Reason: reason, ExecutionARN: arn}}, f.filed.all()); diff != "" {
 				t.Errorf("file-rejection calls (-want +got):\n%s", diff)
 			}
+			if strings.Contains(f.historyText(arn), "TaskTimedOut") {
+				t.Error("the task timed out: onDeadline came too late")
+			}
 			f.checkSubmissions(arn)
 		}},
-		{"nobody decides", func(t *testing.T, f *escalateFixture) {
+		{"without the bot's sweep the task times out", func(t *testing.T, f *escalateFixture) {
 			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
 			f.nextApproval()
-			f.clock.Advance(teamTimeout)
-			f.nextApproval()
-			f.clock.Advance(escalationTimeout)
-			f.failed(arn, "NobodyApproved", "Neither the team (14400 s) nor the escalation group (86400 s) decided on publishing Release 2.4.")
+			f.clock.Advance(approvalTimeout)
+			f.failed(arn, "NobodyApproved", "Nobody decided on publishing Release 2.4 within 86400 seconds, and the request was not rejected at its deadline: is the approvals bot running?")
 			if n := len(f.filed.all()) + len(f.published.all()); n != 0 {
 				t.Errorf("%d publish or file-rejection calls, want none", n)
 			}
@@ -144,12 +171,16 @@ func TestApproveOrEscalate(t *testing.T) {
 		{"escalation approvers not Slack IDs", func(t *testing.T, f *escalateFixture) {
 			subs := deployed()
 			subs[definitions.EscalationApprovers] = "#leads"
-			arn := f.startWith(definitions.ApproveOrEscalate, subs, escalateInput(map[string]any{"approvalTimeoutSeconds": 60}))
-			f.nextApproval()
-			f.clock.Advance(time.Minute)
+			arn := f.startWith(definitions.ApproveOrEscalate, subs, escalateInput(nil))
 			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
-				`invalid approval request: approver "#leads" is neither a user ID (U…/W…) nor a user-group ID (S…). `+
+				`invalid approval request: escalateTo entry "#leads" is neither a user ID (U…/W…) nor a user-group ID (S…). `+
 				"Fix the execution input or the approval state.")
+			f.noMorePosts()
+		}},
+		{"a quorum out of range", func(t *testing.T, f *escalateFixture) {
+			arn := f.start(definitions.ApproveOrEscalate, escalateInput(map[string]any{"quorum": 11}))
+			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
+				"invalid approval request: quorum must be a whole number from 1 to 10. Fix the execution input or the approval state.")
 			f.noMorePosts()
 		}},
 		{"escalation approvers in the input are refused", func(t *testing.T, f *escalateFixture) {

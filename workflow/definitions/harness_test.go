@@ -141,10 +141,17 @@ func (h *harness) startWith(name string, subs map[string]string, input any) stri
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	return h.startDefinition(strings.TrimSuffix(strings.ReplaceAll(name, ".", "-"), "-asl-json"), string(def), input)
+}
+
+// startDefinition creates a state machine from the definition and starts
+// an execution with input.
+func (h *harness) startDefinition(name, def string, input any) string {
+	h.t.Helper()
 	ctx := context.Background()
 	sm, err := h.engine.CreateStateMachine(ctx, sfnlocal.CreateStateMachineInput{
-		Name:       strings.TrimSuffix(strings.ReplaceAll(name, ".", "-"), "-asl-json"),
-		Definition: string(def),
+		Name:       name,
+		Definition: def,
 		RoleArn:    "arn:aws:iam::123456789012:role/approvals-example",
 	})
 	if err != nil {

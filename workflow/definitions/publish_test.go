@@ -267,7 +267,7 @@ func TestPublishWithApproval(t *testing.T) {
 			subs[definitions.Channel] = "#releases"
 			arn := f.startWith(definition, subs, publishInput(nil))
 			f.failed(arn, "InvalidApprovalRequest", "The notifier refused the approval request, so nobody was asked: "+
-				`invalid approval request: channel "#releases" is not a Slack channel ID (C…, G… or D…); use the ID, not the name. `+
+				`invalid approval request: channel "#releases" is not a Slack channel ID (C…, G… or D…) nor a user ID (U…/W…, for a direct message); use the ID, not the name. `+
 				"Fix the execution input or the Approve state.")
 			f.noMorePosts()
 		}},

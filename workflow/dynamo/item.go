@@ -32,6 +32,22 @@ const (
 // the times do (RFC3339Nano drops trailing zeros and does not).
 const sortableTime = "2006-01-02T15:04:05.000000000Z07:00"
 
+// amendedMark ends the index sort keys of an approval whose record says
+// more about who may decide than the indexes project
+// (workflow.Approval.Amended), so a listing knows to read it in full. It
+// sorts right after the key without it, before any later time.
+const amendedMark = "#+"
+
+// sortKey is an index sort key: the time, then the ID, then amendedMark
+// if a is amended.
+func sortKey(t time.Time, a workflow.Approval) string {
+	k := t.UTC().Format(sortableTime) + "#" + a.ID
+	if a.Listed().Amended {
+		k += amendedMark
+	}
+	return k
+}
+
 func key(id string) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{attrID: str(id)}
 }
@@ -59,7 +75,7 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		attrID:          str(a.ID),
 		attrStatus:      str(string(a.Status)),
 		attrVersion:     number(version),
-		attrQueuedAt:    str(a.QueuedAt().UTC().Format(sortableTime) + "#" + a.ID),
+		attrQueuedAt:    str(sortKey(a.QueuedAt(), a)),
 		"allowSkip":     &types.AttributeValueMemberBOOL{Value: a.AllowSkip},
 		"attempts":      number(int64(a.Attempts)),
 		"messageSynced": &types.AttributeValueMemberBOOL{Value: a.MessageSynced},
@@ -78,7 +94,7 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 	}
 	if !a.Status.Final() && a.ExecutionARN != "" {
 		item[attrOpenExecution] = str(a.ExecutionARN)
-		item[attrOpenedAt] = str(a.CreatedAt.UTC().Format(sortableTime) + "#" + a.ID)
+		item[attrOpenedAt] = str(sortKey(a.CreatedAt, a))
 	}
 	if !a.PurgeAt.IsZero() {
 		item[attrPurgeAt] = number(a.PurgeAt.Unix())
@@ -112,6 +128,7 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		}
 		item["fields"] = &types.AttributeValueMemberL{Value: fields}
 	}
+	encodePolicy(item, a)
 	if d := a.Decision; d != nil {
 		m := map[string]types.AttributeValue{
 			"action":     str(string(d.Action)),
@@ -184,6 +201,7 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 		a.Cancellation = &workflow.Cancellation{Reason: dc.str("reason"), ReplacedBy: dc.str("replacedBy"), Link: dc.str("link"), StoppedAt: dc.time("stoppedAt")}
 		d.err = dc.err
 	}
+	decodePolicy(&d, &a)
 	version := d.int(attrVersion)
 	if d.err != nil {
 		return workflow.Approval{}, 0, fmt.Errorf("decode approval %s: %w", a.ID, d.err)

@@ -14,8 +14,9 @@ import (
 
 // List returns up to limit approvals on the queue whose QueuedAt is not
 // after until (zero: any), by QueuedAt, by querying the sparse queue index
-// (whose sort key is QueuedAt, then the ID). Each is workflow.Approval.Listed, what the index
-// projects: no task token, no message body. Listed approvals are never
+// (whose sort key is QueuedAt, then the ID, then the amended mark). Each is
+// workflow.Approval.Listed, what the index projects: no task token, no
+// message body, Amended from the mark. Listed approvals are never
 // remembered as the version to change (that would write them back without
 // what they lack). The index is eventually consistent: an approval may
 // show up shortly after it joined or left the queue, so callers act on
@@ -23,7 +24,7 @@ import (
 // EINVALID.
 func (s *Store) List(ctx context.Context, q workflow.Queue, until time.Time, limit int) ([]workflow.Approval, error) {
 	switch q {
-	case workflow.QueuePending, workflow.QueueClaimed, workflow.QueueMessage:
+	case workflow.QueuePending, workflow.QueueClaimed, workflow.QueueMessage, workflow.QueueAudit:
 	default:
 		return nil, workflow.Errorf(workflow.EINVALID, "unknown queue %q", q)
 	}
@@ -85,7 +86,9 @@ func (s *Store) query(ctx context.Context, index, attr, value, sortAttr, before 
 			if err != nil {
 				return nil, err
 			}
-			list = append(list, a)
+			listed := a.Listed()
+			listed.Amended = amended(item, sortAttr)
+			list = append(list, listed)
 		}
 		if out.LastEvaluatedKey == nil {
 			break

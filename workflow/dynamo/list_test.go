@@ -30,8 +30,17 @@ func queues(t *testing.T, s *Store) map[workflow.Queue][]string {
 			}
 			got[q] = append(got[q], a.ID)
 		}
+		slices.Sort(got[q])
 	}
 	return got
+}
+
+// sorted sorts each queue's IDs, as queues does.
+func sorted(m map[workflow.Queue][]string) map[workflow.Queue][]string {
+	for _, ids := range m {
+		slices.Sort(ids)
+	}
+	return m
 }
 
 func TestQueueTransitions(t *testing.T) {
@@ -91,13 +100,15 @@ func TestQueueTransitions(t *testing.T) {
 		if err := step.do(); err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
-		if diff := cmp.Diff(step.want, queues(t, s)); diff != "" {
+		if diff := cmp.Diff(sorted(step.want), queues(t, s)); diff != "" {
 			t.Errorf("queues after %s (-want +got):\n%s", step.name, diff)
 		}
 	}
 }
 
-func TestListPagesOldestFirst(t *testing.T) {
+// The pending queue is ordered by Due: here each approval's deadline, a
+// day after its creation.
+func TestListPagesInQueueOrder(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	s.pageSize = 3
@@ -112,6 +123,7 @@ func TestListPagesOldestFirst(t *testing.T) {
 	for i, ms := range []int{0, 700, 400, 100, 800, 500, 250, 900, 650, 30} {
 		a := newApproval(fmt.Sprintf("token-page-%d", i), 0)
 		a.CreatedAt = second.Add(time.Duration(ms) * time.Millisecond)
+		a.Deadline = a.CreatedAt.Add(24 * time.Hour)
 		create(t, s, a)
 		entries = append(entries, entry{a.ID, a.CreatedAt})
 	}

@@ -60,7 +60,9 @@ func newStore(tb testing.TB) *Store {
 // t0 has nanoseconds, to check they survive a round trip.
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 123456789, time.UTC)
 
-// newApproval returns a pending approval for the token created at t0+age.
+// newApproval returns a pending approval for the token created at t0+age,
+// with a deadline a day later (so the pending queue, ordered by Due, is in
+// creation order).
 func newApproval(token string, age time.Duration) workflow.Approval {
 	return workflow.Approval{
 		ID:        workflow.NewApprovalID(),
@@ -69,6 +71,7 @@ func newApproval(token string, age time.Duration) workflow.Approval {
 		Approvers: []string{"U0123"},
 		Title:     "Publish the post",
 		CreatedAt: t0.Add(age),
+		Deadline:  t0.Add(age + 24*time.Hour),
 		PurgeAt:   t0.Add(90 * 24 * time.Hour).Truncate(time.Second),
 		Status:    workflow.StatusPending,
 	}

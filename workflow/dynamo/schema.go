@@ -13,10 +13,13 @@ import (
 )
 
 // QueueIndex is the sparse global secondary index List queries: partition
-// key queue, sort key queuedAt (workflow.Approval.QueuedAt, then the ID:
-// creation time on the pending and claimed queues, the time the next
-// message update is due on the message queue). It projects only
-// listedAttributes, never the task token.
+// key queue, sort key queuedAt (workflow.Approval.QueuedAt, then the ID,
+// then the amended mark: on the pending queue when the sweeper next has
+// work on the approval, creation time on the claimed queue, the time the
+// next message update is due on the message queue, the close on the audit
+// queue). The AuditLog's records are on it too, under their own partition
+// keys ("log#<day>", "user#<user>"). It projects only listedAttributes,
+// never the task token.
 const QueueIndex = "queue-index"
 
 // ExecutionIndex is the sparse global secondary index ListOpen queries:

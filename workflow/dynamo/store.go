@@ -79,8 +79,11 @@ func (s *Store) get(ctx context.Context, id string) (workflow.Approval, int64, e
 // changing between its read and its write.
 const maxWriteAttempts = 10
 
-// errUnchanged tells modify that the change leaves the approval as it is.
-var errUnchanged = errors.New("unchanged")
+// Update implements workflow.Store.Update with a compare-and-swap on the
+// item's version (modify).
+func (s *Store) Update(ctx context.Context, id string, change func(*workflow.Approval) error) (workflow.Approval, error) {
+	return s.modify(ctx, id, "update", change)
+}
 
 // modify applies change to the approval with the ID and stores the result
 // if nobody changed the approval in between; otherwise it applies change to
@@ -97,7 +100,7 @@ func (s *Store) modify(ctx context.Context, id, what string, change func(*workfl
 		}
 	}
 	for range maxWriteAttempts {
-		next := current
+		next := current.Clone()
 		err := change(&next)
 		if err != nil && remembered {
 			remembered = false
@@ -107,7 +110,7 @@ func (s *Store) modify(ctx context.Context, id, what string, change func(*workfl
 			continue
 		}
 		switch {
-		case errors.Is(err, errUnchanged):
+		case errors.Is(err, workflow.ErrUnchanged):
 			return current, nil
 		case err != nil:
 			return workflow.Approval{}, err
@@ -147,11 +150,4 @@ func (s *Store) modify(ctx context.Context, id, what string, change func(*workfl
 
 func notFound(id string) error {
 	return workflow.Errorf(workflow.ENOTFOUND, "no approval %s", id)
-}
-
-// conflict is an ECONFLICT error carrying the approval as it stands.
-func conflict(a workflow.Approval, format string, args ...any) error {
-	err := workflow.Errorf(workflow.ECONFLICT, format, args...)
-	err.Approval = &a
-	return err
 }

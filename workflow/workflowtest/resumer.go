@@ -28,6 +28,7 @@ type Task struct {
 	Error      string
 	Cause      string
 	Results    int // results that closed the task (1 at most, by design)
+	Heartbeats int // heartbeats it received while open
 }
 
 // NewResumer returns a Resumer with no open tasks.
@@ -94,7 +95,7 @@ func (r *Resumer) Fail(_ context.Context, a workflow.Approval, errorName, cause 
 }
 
 // Waiting implements workflow.Resumer: true while the task waiting on a's
-// token is open, as a heartbeat would tell.
+// token is open; the heartbeat that tells is counted (Task.Heartbeats).
 func (r *Resumer) Waiting(_ context.Context, a workflow.Approval) (bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -102,7 +103,11 @@ func (r *Resumer) Waiting(_ context.Context, a workflow.Approval) (bool, error) 
 		return false, r.err
 	}
 	t, ok := r.tasks[a.TaskToken.Reveal()]
-	return ok && t.Open, nil
+	if !ok || !t.Open {
+		return false, nil
+	}
+	t.Heartbeats++
+	return true, nil
 }
 
 func (r *Resumer) close(a workflow.Approval, set func(*Task)) error {

@@ -7,6 +7,7 @@ package workflowtest
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -74,80 +75,25 @@ func (s *Store) get(id string) (workflow.Approval, error) {
 	return a, nil
 }
 
-// update applies f to the approval if cond holds, atomically.
-func (s *Store) update(id string, cond func(workflow.Approval) bool, f func(*workflow.Approval)) (workflow.Approval, error) {
+// Update implements workflow.Store: change runs on a copy under the
+// store's lock, so changes are atomic as the DynamoDB store's conditional
+// writes make them.
+func (s *Store) Update(_ context.Context, id string, change func(*workflow.Approval) error) (workflow.Approval, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, err := s.get(id)
 	if err != nil {
 		return workflow.Approval{}, err
 	}
-	if !cond(a) {
-		return workflow.Approval{}, workflow.Errorf(workflow.ECONFLICT, "approval %s is %s", id, a.Status)
-	}
-	f(&a)
-	s.approvals[id] = a
-	return clone(a), nil
-}
-
-// SetMessage implements workflow.Store: the first message recorded stays.
-func (s *Store) SetMessage(_ context.Context, id, channel, ts string) (workflow.Approval, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, err := s.get(id)
-	switch {
+	next := a.Clone()
+	switch err := change(&next); {
+	case errors.Is(err, workflow.ErrUnchanged):
+		return a.Clone(), nil
 	case err != nil:
 		return workflow.Approval{}, err
-	case a.Channel == channel && a.MessageTS == ts:
-		return clone(a), nil
-	case a.MessageTS != "":
-		e := workflow.Errorf(workflow.ECONFLICT, "approval %s has another message recorded", id)
-		c := clone(a)
-		e.Approval = &c
-		return workflow.Approval{}, e
 	}
-	a.Channel, a.MessageTS, a.MessageSynced = channel, ts, false
-	s.approvals[id] = a
-	return clone(a), nil
-}
-
-// Cancel implements workflow.Store.
-func (s *Store) Cancel(_ context.Context, id string, c workflow.Cancellation, now time.Time) (workflow.Approval, error) {
-	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusPending }, func(a *workflow.Approval) {
-		a.Cancellation = &c
-		a.Close(workflow.StatusCancelled, now)
-	})
-}
-
-// Claim implements workflow.Store.
-func (s *Store) Claim(_ context.Context, id string, d workflow.Decision, now time.Time) (workflow.Approval, error) {
-	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusPending }, func(a *workflow.Approval) {
-		a.Status, a.Decision, a.ClaimedAt = workflow.StatusClaimed, &d, now
-		a.Attempts++
-	})
-}
-
-// Reclaim implements workflow.Store.
-func (s *Store) Reclaim(_ context.Context, id string, claimedAt, now time.Time) (workflow.Approval, error) {
-	return s.update(id, func(a workflow.Approval) bool {
-		return a.Status == workflow.StatusClaimed && a.ClaimedAt.Equal(claimedAt)
-	}, func(a *workflow.Approval) {
-		a.ClaimedAt = now
-		a.Attempts++
-	})
-}
-
-// Finish implements workflow.Store.
-func (s *Store) Finish(_ context.Context, id string, status workflow.Status, now time.Time) (workflow.Approval, error) {
-	return s.update(id, func(a workflow.Approval) bool { return a.Status == workflow.StatusClaimed }, func(a *workflow.Approval) {
-		a.Close(status, now)
-	})
-}
-
-// MarkMessageSynced implements workflow.Store.
-func (s *Store) MarkMessageSynced(_ context.Context, id string) error {
-	_, err := s.update(id, func(workflow.Approval) bool { return true }, func(a *workflow.Approval) { a.MessageSynced = true })
-	return err
+	s.approvals[id] = next
+	return next.Clone(), nil
 }
 
 // List implements workflow.Store: like the DynamoDB store, it returns
@@ -176,13 +122,6 @@ func (s *Store) List(_ context.Context, q workflow.Queue, until time.Time, limit
 	return out, nil
 }
 
-// MessageFailed implements workflow.Store.
-func (s *Store) MessageFailed(_ context.Context, id string, now time.Time, p workflow.MessageRetry) (workflow.Approval, error) {
-	return s.update(id, func(a workflow.Approval) bool { return a.Queue() == workflow.QueueMessage }, func(a *workflow.Approval) {
-		a.MessageFailed(now, p)
-	})
-}
-
 // ListOpen implements workflow.Store.
 func (s *Store) ListOpen(_ context.Context, executionARN string, limit int) ([]workflow.Approval, error) {
 	s.mu.Lock()
@@ -206,20 +145,4 @@ func sortOldestFirst(list []workflow.Approval) {
 	})
 }
 
-// clone copies the slices and the decision so callers cannot mutate the
-// stored approval.
-func clone(a workflow.Approval) workflow.Approval {
-	a.Approvers = slices.Clone(a.Approvers)
-	a.Fields = slices.Clone(a.Fields)
-	a.Drafts = slices.Clone(a.Drafts)
-	a.RevisionPresets = slices.Clone(a.RevisionPresets)
-	if a.Decision != nil {
-		d := *a.Decision
-		a.Decision = &d
-	}
-	if a.Cancellation != nil {
-		c := *a.Cancellation
-		a.Cancellation = &c
-	}
-	return a
-}
+func clone(a workflow.Approval) workflow.Approval { return a.Clone() }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sfnapprovals/approvals/internal/dynamolocal"
+	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/dynamo"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
+)
+
+// recording is an AuditLog that keeps a copy of every event it writes.
+type recording struct {
+	workflow.AuditLog
+	mu     sync.Mutex
+	events []workflow.AuditEvent
+}
+
+func (r *recording) Append(ctx context.Context, a workflow.Approval, events []workflow.AuditEvent) error {
+	if err := r.AuditLog.Append(ctx, a, events); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, events...)
+	return nil
+}
+
+// The events of approvals decided over two days come back from the
+// binary's -export-audit as JSON lines, in time order, exactly the range
+// asked for, without a task token.
+func TestExportAuditRoundTrip(t *testing.T) {
+	t.Parallel()
+	table := fmt.Sprintf("bot-audit-%d", time.Now().UnixNano())
+	create := exec.Command(botBinary, "-create-table")
+	create.Env = awsEnv(table)
+	if out, err := create.CombinedOutput(); err != nil {
+		t.Fatalf("-create-table: %v\n%s", err, out)
+	}
+	client, err := dynamolocal.Client(t.Context(), ddbEndpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &recording{AuditLog: dynamo.NewAuditLog(client, table, 24*time.Hour)}
+	resumer := workflowtest.NewResumer()
+	svc := workflow.NewService(dynamo.New(client, table), resumer, nil)
+	svc.Audit = log
+	day := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)
+	now := day
+	svc.Now = func() time.Time { return now }
+	var tokens []string
+	for i, step := range []time.Duration{0, 30 * time.Minute, 75 * time.Minute} {
+		now = day.Add(step)
+		token := fmt.Sprintf("token-export-%d-%d", i, time.Now().UnixNano())
+		tokens = append(tokens, token)
+		resumer.Open(token)
+		a, _, err := svc.Request(t.Context(), workflow.Request{
+			TaskToken: workflow.TaskToken(token), ExecutionARN: "arn:aws:states:us-east-1:123456789012:execution:sm:export-" + fmt.Sprint(i),
+			StateName: "Approve", Channel: "C0AUDIT", Approvers: []string{"U0ALICE"}, RequestedBy: "U0REQ", Title: "Export " + fmt.Sprint(i),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.RecordMessage(t.Context(), a.ID, "C0AUDIT", fmt.Sprintf("1700000000.00000%d", i)); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Minute)
+		if _, err := svc.Decide(t.Context(), a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: workflow.NoDraft, DecidedBy: "U0ALICE", Text: "ok"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	since, until := day.Add(30*time.Minute), day.Add(76*time.Minute) // the second and part of the third, across midnight
+
+	cmd := exec.Command(botBinary, "-export-audit", "-since", since.Format(time.RFC3339), "-until", until.Format(time.RFC3339))
+	cmd.Env = awsEnv(table)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("-export-audit: %v\n%s", err, stderr.String())
+	}
+	var got []workflow.AuditEvent
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var e workflow.AuditEvent
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		got = append(got, e)
+	}
+	var want []workflow.AuditEvent
+	for _, e := range log.events {
+		if !e.At.Before(since) && e.At.Before(until) {
+			want = append(want, e)
+		}
+	}
+	if len(want) != 6 {
+		t.Fatalf("the test exports %d events, want 6 (the second approval's four, the third's first two)", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exported events (-want +got):\n%s", diff)
+	}
+	for _, token := range tokens {
+		if strings.Contains(stdout.String()+stderr.String(), token) {
+			t.Error("the export holds a task token")
+		}
+	}
+	if !strings.Contains(stderr.String(), `"events":6`) {
+		t.Errorf("the log does not count the events exported:\n%s", stderr.String())
+	}
+}
