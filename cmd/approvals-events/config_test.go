@@ -5,85 +5,14 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func env(vars map[string]string) func(string) string {
 	return func(name string) string { return vars[name] }
 }
 
-func validEnv() map[string]string {
-	return map[string]string{"SLACK_BOT_TOKEN": "xoxb-0123-token", "APPROVALS_TABLE": "approvals"}
-}
-
-func TestLoadConfig(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		edit func(map[string]string)
-		want config
-	}{
-		{"defaults", func(map[string]string) {}, config{BotToken: "xoxb-0123-token", APIURL: "https://slack.com/api/", Table: "approvals"}},
-		{"local DynamoDB and fake Slack", func(e map[string]string) {
-			e["AWS_ENDPOINT_URL_DYNAMODB"] = "http://127.0.0.1:8000"
-			e["SLACK_API_URL"] = "http://127.0.0.1:9000/api/"
-			e["LOG_LEVEL"] = "debug"
-		}, config{BotToken: "xoxb-0123-token", APIURL: "http://127.0.0.1:9000/api/", Table: "approvals", LogLevel: -1, LocalDynamoDB: true}},
-		{"remote endpoint keeps checksums", func(e map[string]string) { e["AWS_ENDPOINT_URL"] = "https://dynamodb.eu-west-1.amazonaws.com" },
-			config{BotToken: "xoxb-0123-token", APIURL: "https://slack.com/api/", Table: "approvals"}},
-		{"the token in a secret", func(e map[string]string) {
-			delete(e, "SLACK_BOT_TOKEN")
-			e["SLACK_SECRET_ARN"] = "arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf"
-		}, config{SecretARN: "arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf", APIURL: "https://slack.com/api/", Table: "approvals"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			e := validEnv()
-			tt.edit(e)
-			got, err := loadConfig(env(e))
-			if err != nil {
-				t.Fatalf("loadConfig: %v", err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("config (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		edit func(map[string]string)
-		want string
-	}{
-		{"no bot token", func(e map[string]string) { delete(e, "SLACK_BOT_TOKEN") }, "SLACK_SECRET_ARN or SLACK_BOT_TOKEN is required"},
-		{"token and secret", func(e map[string]string) { e["SLACK_SECRET_ARN"] = "approvals/slack" }, "or SLACK_BOT_TOKEN (local use), not both"},
-		{"secret with a space", func(e map[string]string) { delete(e, "SLACK_BOT_TOKEN"); e["SLACK_SECRET_ARN"] = "approvals slack" }, "SLACK_SECRET_ARN must be"},
-		{"app token as bot token", func(e map[string]string) { e["SLACK_BOT_TOKEN"] = "xapp-0123-token" }, "SLACK_BOT_TOKEN must be a bot token"},
-		{"no table", func(e map[string]string) { delete(e, "APPROVALS_TABLE") }, "APPROVALS_TABLE is required"},
-		{"API URL without slash", func(e map[string]string) { e["SLACK_API_URL"] = "https://slack.com/api" }, "SLACK_API_URL must be"},
-		{"bad log level", func(e map[string]string) { e["LOG_LEVEL"] = "loud" }, "LOG_LEVEL"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			e := validEnv()
-			tt.edit(e)
-			_, err := loadConfig(env(e))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("loadConfig error = %v, want %q", err, tt.want)
-			}
-			if strings.Contains(err.Error(), "0123-token") || strings.Contains(err.Error(), "\n") {
-				t.Errorf("error %q is not one token-free line", err)
-			}
-		})
-	}
-}
-
+// The function reads what every Lambda function reads (internal/lambdaenv,
+// tested there) and stops at a bad setting before serving.
 func TestRunReturnsConfigErrors(t *testing.T) {
 	t.Parallel()
 	var stderr bytes.Buffer

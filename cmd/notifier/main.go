@@ -25,25 +25,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
-	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/internal/emf"
+	"github.com/sfnapprovals/approvals/internal/lambdaenv"
 	"github.com/sfnapprovals/approvals/internal/logging"
-	"github.com/sfnapprovals/approvals/internal/slacksecret"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -54,14 +46,9 @@ import (
 // The handler is served as a raw lambda.Handler, so a payload that is not
 // JSON still reaches it (and fails as InvalidApprovalRequest).
 var (
-	_ lambda.Handler       = (*notifier.Handler)(nil)
-	_ notifier.Poster      = (*slackbot.TokenPoster)(nil)
-	_ slackbot.TokenSource = (*slacksecret.Source)(nil)
+	_ lambda.Handler  = (*notifier.Handler)(nil)
+	_ notifier.Poster = (*slackbot.TokenPoster)(nil)
 )
-
-// outboundTimeout bounds each HTTP call to Slack and DynamoDB; the Lambda
-// deadline bounds the whole invocation.
-const outboundTimeout = 10 * time.Second
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -96,40 +83,19 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 // bot token from Secrets Manager, when SLACK_SECRET_ARN names it.
 func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Handler, error) {
 	logger := logging.New(stderr, cfg.LogLevel)
-
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx,
-		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(outboundTimeout)))
-	if err != nil {
-		return nil, fmt.Errorf("load AWS configuration: %w", err)
-	}
-	db := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
-		// DynamoDB Local's responses fail the SDK's checksum validation.
-		o.DisableValidateResponseChecksum = cfg.LocalDynamoDB
-	})
-	// The resumer only answers whether an older request's task still
-	// waits (SendTaskHeartbeat); the notifier resumes nothing.
-	resumer := stepfunctions.New(sfn.NewFromConfig(awsCfg))
-	service := workflow.NewService(dynamo.New(db, cfg.Table), resumer, nil)
-	service.Retention = cfg.Retention
-
-	poster, err := slackbot.NewTokenPoster(ctx, tokenSource(cfg, awsCfg), func(token string) *slackbot.Poster {
-		return slackbot.NewPoster(slack.New(token,
-			slack.OptionAPIURL(cfg.APIURL),
-			slack.OptionHTTPClient(&http.Client{Timeout: outboundTimeout})))
-	})
+	awsCfg, err := lambdaenv.AWS(ctx)
 	if err != nil {
 		return nil, err
 	}
-
+	// The resumer only answers whether an older request's task still
+	// waits (SendTaskHeartbeat); the notifier resumes nothing.
+	resumer := stepfunctions.New(sfn.NewFromConfig(awsCfg))
+	service := workflow.NewService(dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table), resumer, nil)
+	service.Retention = cfg.Retention
+	poster, err := cfg.Poster(ctx, awsCfg)
+	if err != nil {
+		return nil, err
+	}
 	logger.Info("notifier ready", zap.String("table", cfg.Table), zap.String("slack_api_url", cfg.APIURL))
 	return notifier.New(service, poster, logger), nil
-}
-
-// tokenSource is where the bot token comes from: the secret, or the
-// environment.
-func tokenSource(cfg config, awsCfg aws.Config) slackbot.TokenSource {
-	if cfg.SecretARN != "" {
-		return slacksecret.New(secretsmanager.NewFromConfig(awsCfg), cfg.SecretARN)
-	}
-	return slackbot.StaticToken(cfg.BotToken)
 }
