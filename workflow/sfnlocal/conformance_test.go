@@ -49,6 +49,12 @@ type conformanceFixture struct {
 	// (LocalStack's form: details under "<type>EventDetails", JSON texts
 	// as values), instead of History; see fromRecording.
 	Recording []map[string]json.RawMessage `json:"recording"`
+	// Executions are several recorded executions of one definition (a
+	// snapshot's exec_hist_resp_0, _1, …): each has its own name, input,
+	// status and history, and shares the fixture's source and definition.
+	Executions []conformanceFixture `json:"executions"`
+	// Name names one of Executions.
+	Name string `json:"name"`
 }
 
 // fixtureTask is one answer of a Task state: a result (for a callback,
@@ -121,11 +127,23 @@ func TestConformance(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			t.Parallel()
-			runFixture(t, readFixture(t, file))
+			f := readFixture(t, file)
+			if f.Executions == nil {
+				runFixture(t, f)
+				return
+			}
+			for _, x := range f.Executions {
+				t.Run(x.Name, func(t *testing.T) {
+					t.Parallel()
+					runFixture(t, x)
+				})
+			}
 		})
 	}
 }
 
+// readFixture reads and checks one fixture file; the executions of a file
+// with several get its definition and their histories.
 func readFixture(t *testing.T, file string) conformanceFixture {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -141,13 +159,41 @@ func readFixture(t *testing.T, file string) conformanceFixture {
 	if f.Source.Repo == "" || f.Source.Path == "" || f.Source.Test == "" {
 		t.Fatalf("%s: the fixture does not name the recording it reflects", file)
 	}
+	if f.Executions == nil {
+		resolveHistory(t, file, &f)
+		return f
+	}
+	if f.History != nil || f.Recording != nil || f.Status != "" {
+		t.Fatalf("%s: a fixture with executions has no history or status of its own", file)
+	}
+	names := map[string]bool{}
+	for i := range f.Executions {
+		x := &f.Executions[i]
+		if x.Name == "" || names[x.Name] {
+			t.Fatalf("%s: execution %d has no name or a repeated one (%q)", file, i, x.Name)
+		}
+		names[x.Name] = true
+		if x.Definition == nil {
+			x.Definition = f.Definition
+		}
+		x.Source = f.Source
+		resolveHistory(t, file, x)
+	}
+	return f
+}
+
+// resolveHistory turns a fixture's Recording into its History.
+func resolveHistory(t *testing.T, file string, f *conformanceFixture) {
+	t.Helper()
+	if f.Status == "" || (f.History == nil && f.Recording == nil) {
+		t.Fatalf("%s %s: a fixture needs a status and a history or a recording", file, f.Name)
+	}
 	if f.Recording != nil {
 		if f.History != nil {
-			t.Fatalf("%s: a fixture has a history or a recording, not both", file)
+			t.Fatalf("%s %s: a fixture has a history or a recording, not both", file, f.Name)
 		}
 		f.History = fromRecording(t, f.Recording)
 	}
-	return f
 }
 
 // fromRecording turns events copied from a LocalStack snapshot into
