@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -55,6 +56,10 @@ type conformanceFixture struct {
 	Executions []conformanceFixture `json:"executions"`
 	// Name names one of Executions.
 	Name string `json:"name"`
+	// KnownDifference says why the engine does not yet match this
+	// recording: the fixture is still run, skipped while it differs, and
+	// fails once it matches, so that the note is removed.
+	KnownDifference string `json:"knownDifference"`
 }
 
 // fixtureTask is one answer of a Task state: a result (for a callback,
@@ -277,12 +282,31 @@ func runFixture(t *testing.T, f conformanceFixture) {
 	}
 
 	x := h.wait(arn)
+	diffs := &collector{}
 	if x.Status != f.Status {
-		t.Errorf("status = %s (%s: %s), want %s", x.Status, x.Error, x.Cause, f.Status)
+		diffs.Errorf("status = %s (%s: %s), want %s", x.Status, x.Error, x.Cause, f.Status)
 	}
-	got := h.events(arn)
-	compareHistory(t, got, f)
+	compareHistory(diffs, h.events(arn), f)
+	switch {
+	case f.KnownDifference == "":
+		for _, d := range diffs.msgs {
+			t.Error(d)
+		}
+	case len(diffs.msgs) == 0:
+		t.Errorf("the engine now matches the recording: remove knownDifference (%s)", f.KnownDifference)
+	default:
+		t.Skipf("known difference: %s\n%s", f.KnownDifference, strings.Join(diffs.msgs, "\n"))
+	}
 }
+
+// collector gathers a fixture's differences from its recording.
+type collector struct{ msgs []string }
+
+func (c *collector) Helper() {}
+func (c *collector) Errorf(format string, args ...any) {
+	c.msgs = append(c.msgs, fmt.Sprintf(format, args...))
+}
+func (c *collector) Fatalf(format string, args ...any) { c.Errorf(format, args...) }
 
 // awaitEvents polls, up to the test deadline, until the history holds n
 // events: a step that moves the clock must not overtake the events the
@@ -306,12 +330,13 @@ func (h *harness) awaitEvents(arn string, n int) {
 	}
 }
 
-func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
+func compareHistory(t reporter, got []HistoryEvent, f conformanceFixture) {
 	t.Helper()
 	want := f.History
 	if f.HistoryPrefix {
 		if len(got) <= len(want) {
 			t.Fatalf("history has %d events, want more than the %d recorded: %v", len(got), len(want), eventTypes(got))
+			return
 		}
 		if last := got[len(got)-1].Type; last != f.FinalType {
 			t.Errorf("last event = %s, want %s", last, f.FinalType)
@@ -326,7 +351,7 @@ func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
 			masked[i] = true
 			continue
 		}
-		compareEvent(t, i, got[i], want[i])
+		compareEventTo(t, i, got[i], want[i])
 	}
 	compareMasked(t, got, want, masked)
 }
@@ -334,7 +359,7 @@ func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
 // compareMasked compares the events whose ids the recording masked as a
 // set: each recorded one must match one recorded event at a masked
 // position, whatever the order.
-func compareMasked(t *testing.T, got []HistoryEvent, want []map[string]json.RawMessage, masked map[int]bool) {
+func compareMasked(t reporter, got []HistoryEvent, want []map[string]json.RawMessage, masked map[int]bool) {
 	t.Helper()
 	var pool []HistoryEvent
 	for i := range masked {
@@ -387,10 +412,6 @@ func eventTypes(events []HistoryEvent) []string {
 // value itself.
 var jsonTextFields = map[string]bool{"input": true, "output": true, "parameters": true}
 
-func compareEvent(t *testing.T, i int, ev HistoryEvent, want map[string]json.RawMessage) {
-	t.Helper()
-	compareEventTo(t, i, ev, want)
-}
 
 // reporter is what compareEventTo reports to: a *testing.T or a recorder.
 type reporter interface {
@@ -404,10 +425,12 @@ func compareEventTo(t reporter, i int, ev HistoryEvent, want map[string]json.Raw
 	b, err := json.Marshal(ev)
 	if err != nil {
 		t.Fatalf("event %d: %v", i, err)
+		return
 	}
 	var got map[string]json.RawMessage
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("event %d: %v", i, err)
+		return
 	}
 	for _, k := range []string{"id", "previousEventId", "type"} {
 		if !jsonSame(got[k], want[k]) {
@@ -418,6 +441,7 @@ func compareEventTo(t reporter, i int, ev HistoryEvent, want map[string]json.Raw
 	if d, ok := got[DetailsField(ev.Type)]; ok {
 		if err := json.Unmarshal(d, &details); err != nil {
 			t.Fatalf("event %d details: %v", i+1, err)
+			return
 		}
 	}
 	for k, w := range want {
