@@ -412,7 +412,6 @@ func eventTypes(events []HistoryEvent) []string {
 // value itself.
 var jsonTextFields = map[string]bool{"input": true, "output": true, "parameters": true}
 
-
 // reporter is what compareEventTo reports to: a *testing.T or a recorder.
 type reporter interface {
 	Helper()
