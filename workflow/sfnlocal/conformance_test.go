@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -49,6 +50,16 @@ type conformanceFixture struct {
 	// (LocalStack's form: details under "<type>EventDetails", JSON texts
 	// as values), instead of History; see fromRecording.
 	Recording []map[string]json.RawMessage `json:"recording"`
+	// Executions are several recorded executions of one definition (a
+	// snapshot's exec_hist_resp_0, _1, …): each has its own name, input,
+	// status and history, and shares the fixture's source and definition.
+	Executions []conformanceFixture `json:"executions"`
+	// Name names one of Executions.
+	Name string `json:"name"`
+	// KnownDifference says why the engine does not yet match this
+	// recording: the fixture is still run, skipped while it differs, and
+	// fails once it matches, so that the note is removed.
+	KnownDifference string `json:"knownDifference"`
 }
 
 // fixtureTask is one answer of a Task state: a result (for a callback,
@@ -121,11 +132,23 @@ func TestConformance(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			t.Parallel()
-			runFixture(t, readFixture(t, file))
+			f := readFixture(t, file)
+			if f.Executions == nil {
+				runFixture(t, f)
+				return
+			}
+			for _, x := range f.Executions {
+				t.Run(x.Name, func(t *testing.T) {
+					t.Parallel()
+					runFixture(t, x)
+				})
+			}
 		})
 	}
 }
 
+// readFixture reads and checks one fixture file; the executions of a file
+// with several get its definition and their histories.
 func readFixture(t *testing.T, file string) conformanceFixture {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -141,13 +164,41 @@ func readFixture(t *testing.T, file string) conformanceFixture {
 	if f.Source.Repo == "" || f.Source.Path == "" || f.Source.Test == "" {
 		t.Fatalf("%s: the fixture does not name the recording it reflects", file)
 	}
+	if f.Executions == nil {
+		resolveHistory(t, file, &f)
+		return f
+	}
+	if f.History != nil || f.Recording != nil || f.Status != "" {
+		t.Fatalf("%s: a fixture with executions has no history or status of its own", file)
+	}
+	names := map[string]bool{}
+	for i := range f.Executions {
+		x := &f.Executions[i]
+		if x.Name == "" || names[x.Name] {
+			t.Fatalf("%s: execution %d has no name or a repeated one (%q)", file, i, x.Name)
+		}
+		names[x.Name] = true
+		if x.Definition == nil {
+			x.Definition = f.Definition
+		}
+		x.Source = f.Source
+		resolveHistory(t, file, x)
+	}
+	return f
+}
+
+// resolveHistory turns a fixture's Recording into its History.
+func resolveHistory(t *testing.T, file string, f *conformanceFixture) {
+	t.Helper()
+	if f.Status == "" || (f.History == nil && f.Recording == nil) {
+		t.Fatalf("%s %s: a fixture needs a status and a history or a recording", file, f.Name)
+	}
 	if f.Recording != nil {
 		if f.History != nil {
-			t.Fatalf("%s: a fixture has a history or a recording, not both", file)
+			t.Fatalf("%s %s: a fixture has a history or a recording, not both", file, f.Name)
 		}
 		f.History = fromRecording(t, f.Recording)
 	}
-	return f
 }
 
 // fromRecording turns events copied from a LocalStack snapshot into
@@ -231,12 +282,31 @@ func runFixture(t *testing.T, f conformanceFixture) {
 	}
 
 	x := h.wait(arn)
+	diffs := &collector{}
 	if x.Status != f.Status {
-		t.Errorf("status = %s (%s: %s), want %s", x.Status, x.Error, x.Cause, f.Status)
+		diffs.Errorf("status = %s (%s: %s), want %s", x.Status, x.Error, x.Cause, f.Status)
 	}
-	got := h.events(arn)
-	compareHistory(t, got, f)
+	compareHistory(diffs, h.events(arn), f)
+	switch {
+	case f.KnownDifference == "":
+		for _, d := range diffs.msgs {
+			t.Error(d)
+		}
+	case len(diffs.msgs) == 0:
+		t.Errorf("the engine now matches the recording: remove knownDifference (%s)", f.KnownDifference)
+	default:
+		t.Skipf("known difference: %s\n%s", f.KnownDifference, strings.Join(diffs.msgs, "\n"))
+	}
 }
+
+// collector gathers a fixture's differences from its recording.
+type collector struct{ msgs []string }
+
+func (c *collector) Helper() {}
+func (c *collector) Errorf(format string, args ...any) {
+	c.msgs = append(c.msgs, fmt.Sprintf(format, args...))
+}
+func (c *collector) Fatalf(format string, args ...any) { c.Errorf(format, args...) }
 
 // awaitEvents polls, up to the test deadline, until the history holds n
 // events: a step that moves the clock must not overtake the events the
@@ -260,12 +330,13 @@ func (h *harness) awaitEvents(arn string, n int) {
 	}
 }
 
-func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
+func compareHistory(t reporter, got []HistoryEvent, f conformanceFixture) {
 	t.Helper()
 	want := f.History
 	if f.HistoryPrefix {
 		if len(got) <= len(want) {
 			t.Fatalf("history has %d events, want more than the %d recorded: %v", len(got), len(want), eventTypes(got))
+			return
 		}
 		if last := got[len(got)-1].Type; last != f.FinalType {
 			t.Errorf("last event = %s, want %s", last, f.FinalType)
@@ -280,7 +351,7 @@ func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
 			masked[i] = true
 			continue
 		}
-		compareEvent(t, i, got[i], want[i])
+		compareEventTo(t, i, got[i], want[i])
 	}
 	compareMasked(t, got, want, masked)
 }
@@ -288,7 +359,7 @@ func compareHistory(t *testing.T, got []HistoryEvent, f conformanceFixture) {
 // compareMasked compares the events whose ids the recording masked as a
 // set: each recorded one must match one recorded event at a masked
 // position, whatever the order.
-func compareMasked(t *testing.T, got []HistoryEvent, want []map[string]json.RawMessage, masked map[int]bool) {
+func compareMasked(t reporter, got []HistoryEvent, want []map[string]json.RawMessage, masked map[int]bool) {
 	t.Helper()
 	var pool []HistoryEvent
 	for i := range masked {
@@ -341,11 +412,6 @@ func eventTypes(events []HistoryEvent) []string {
 // value itself.
 var jsonTextFields = map[string]bool{"input": true, "output": true, "parameters": true}
 
-func compareEvent(t *testing.T, i int, ev HistoryEvent, want map[string]json.RawMessage) {
-	t.Helper()
-	compareEventTo(t, i, ev, want)
-}
-
 // reporter is what compareEventTo reports to: a *testing.T or a recorder.
 type reporter interface {
 	Helper()
@@ -358,10 +424,12 @@ func compareEventTo(t reporter, i int, ev HistoryEvent, want map[string]json.Raw
 	b, err := json.Marshal(ev)
 	if err != nil {
 		t.Fatalf("event %d: %v", i, err)
+		return
 	}
 	var got map[string]json.RawMessage
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("event %d: %v", i, err)
+		return
 	}
 	for _, k := range []string{"id", "previousEventId", "type"} {
 		if !jsonSame(got[k], want[k]) {
@@ -372,6 +440,7 @@ func compareEventTo(t reporter, i int, ev HistoryEvent, want map[string]json.Raw
 	if d, ok := got[DetailsField(ev.Type)]; ok {
 		if err := json.Unmarshal(d, &details); err != nil {
 			t.Fatalf("event %d details: %v", i+1, err)
+			return
 		}
 	}
 	for k, w := range want {
