@@ -51,8 +51,14 @@ type updater struct {
 	jobs       map[string]*updateJob
 	ready      []string // jobs whose message needs updating
 	replyQueue []string // jobs whose message is updated and whose reply is due
-	signal     chan struct{}
-	stopping   bool
+	// refreshes and refreshQueue are the pending messages to show their
+	// progress (see refresh); notes the bot's notes for request threads
+	// (see notify).
+	refreshes    map[string]*refreshJob
+	refreshQueue []string
+	notes        []note
+	signal       chan struct{}
+	stopping     bool
 }
 
 type updateJob struct {
@@ -91,6 +97,7 @@ func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Log
 		updates:   newPacer(cfg.UpdateRate),
 		replies:   newKeyedPacer(cfg.ReplyRate),
 		jobs:      map[string]*updateJob{},
+		refreshes: map[string]*refreshJob{},
 		signal:    make(chan struct{}),
 	}
 }
@@ -186,7 +193,49 @@ func (u *updater) run(ctx context.Context) {
 	for range replyWorkers {
 		wg.Go(func() { work(&u.replyQueue, u.reply) })
 	}
+	wg.Go(func() {
+		for {
+			j := u.nextRefresh(ctx)
+			if j == nil {
+				return
+			}
+			u.refreshMessage(ctx, j)
+		}
+	})
+	wg.Go(func() {
+		for {
+			n, ok := u.nextNote(ctx)
+			if !ok {
+				return
+			}
+			u.post(ctx, n)
+		}
+	})
 	wg.Wait()
+}
+
+// wake tells the workers that work arrived or the updater stops. u.mu is
+// held.
+func (u *updater) wake() {
+	close(u.signal)
+	u.signal = make(chan struct{})
+}
+
+// waitWork waits for the next wake; it reports false when ctx ended or the
+// updater stops. u.mu is held on entry and on return.
+func (u *updater) waitWork(ctx context.Context) bool {
+	stopping, signal := u.stopping, u.signal
+	u.mu.Unlock()
+	defer u.mu.Lock()
+	if stopping {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-signal:
+		return true
+	}
 }
 
 func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
