@@ -103,10 +103,13 @@ func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Log
 }
 
 // enqueue asks for a's message to show its outcome, with the thread reply
-// when reply is set. Approvals that are not final, have no message or are
-// synced already are ignored.
+// when reply is set. Approvals that are not final or have no message are
+// ignored; so is one whose message shows its outcome already, unless the
+// reply is asked for: another replica's sweeper may have updated the
+// message while this one was still recording the decision, and the reply
+// is still this replica's to post.
 func (u *updater) enqueue(a workflow.Approval, reply bool) {
-	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced {
+	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced && !reply {
 		return
 	}
 	u.mu.Lock()
@@ -121,7 +124,7 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	if u.stopping {
 		return
 	}
-	u.jobs[a.ID] = &updateJob{a: a, reply: reply, tries: u.cfg.UpdateAttempts}
+	u.jobs[a.ID] = &updateJob{a: a, reply: reply, tries: u.cfg.UpdateAttempts, updated: a.MessageSynced}
 	u.push(a.ID, false)
 }
 
