@@ -124,7 +124,9 @@ func TestHandOverEndToEnd(t *testing.T) {
 	e.waitFor("the note in the thread", func() bool {
 		return slices.Contains(e.replies(p), "↪️ <@"+alice+"> handed this request to <@"+mallory+">, who may decide it now.")
 	})
-	e.waitFor("the hand-over on the message", func() bool { return strings.Contains(blocksText(e.message(p)), "handed this request to <@"+mallory+">") })
+	e.waitFor("the hand-over on the message", func() bool {
+		return strings.Contains(blocksText(e.message(p)), "handed this request to <@"+mallory+">")
+	})
 
 	e.click(alice, p, "Approve draft 1")
 	e.ephemeralTo(alice, "You handed this request to <@"+mallory+">")
