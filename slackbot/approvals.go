@@ -20,10 +20,19 @@ type Approvals interface {
 	// DecideOn applies the decision, made on the message on, exactly once
 	// and returns the approval as it now stands, also alongside most errors.
 	DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error)
+	// Delegate hands the approval from the person from to the person to,
+	// from a button on the message on (zero: from the App Home or a modal
+	// opened there), and returns the approval as it now stands, also
+	// alongside most errors (EINVALID, EFORBIDDEN, ECONFLICT, …).
+	Delegate(ctx context.Context, id, from, to string, on workflow.MessageRef) (workflow.Approval, error)
 	// PendingFor lists the pending approvals user may decide, oldest first.
 	PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
-	// Recover completes stale claims and expires approvals past their
-	// deadline.
+	// DecidedBy returns up to limit of user's latest acts (votes,
+	// decisions, hand-overs), one per approval, newest first.
+	DecidedBy(ctx context.Context, user string, limit int) ([]workflow.HistoryEntry, error)
+	// Recover completes stale claims, does the deadline lifecycle's due
+	// steps (reminders, escalations, onDeadline decisions) and expires
+	// approvals past their deadline; the report says what to post.
 	Recover(ctx context.Context) (workflow.RecoverReport, error)
 	// Unsynced lists final approvals whose message does not show the
 	// outcome and whose update is due, as workflow.Approval.Listed.

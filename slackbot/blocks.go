@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,7 +27,7 @@ func (m Message) options() []slack.MsgOption {
 // is asked, who may decide, the deadline, and one button per possible
 // decision. Buttons carry the approval ID, never the task token.
 func RequestMessage(a workflow.Approval) Message {
-	tail := []slack.Block{contextBlock(a), actionsBlock(a)}
+	tail := withBlock(statusBlock(a), contextBlock(a), actionsBlock(a))
 	blocks := append(bodyBlocks(a, nil, maxBlocksLen-blocksLen(tail...)), tail...)
 	return Message{Text: "Approval requested: " + escape(a.Title), Blocks: blocks}
 }
@@ -41,8 +42,8 @@ func OutcomeMessage(a workflow.Approval) Message {
 	tail := []slack.Block{
 		slack.NewDividerBlock(),
 		slack.NewSectionBlock(mrkdwn(outcomeText(a)), nil, nil, slack.SectionBlockOptionBlockID("outcome")),
-		contextBlock(a),
 	}
+	tail = append(tail, withBlock(statusBlock(a), contextBlock(a))...)
 	blocks := append(bodyBlocks(a, chosenDraft(a), maxBlocksLen-blocksLen(tail...)), tail...)
 	return Message{Text: escape(a.Title) + ": " + ReplyText(a), Blocks: blocks}
 }
@@ -57,13 +58,23 @@ func ReplyText(a workflow.Approval) string {
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
 		return "Expired: the workflow stopped waiting for a decision."
 	}
+	if decidedByDeadline(a) {
+		return fmt.Sprintf("%s at its deadline: nobody decided in time.", capitalized(deadlineVerb(d.Action)))
+	}
 	by := mention(d.DecidedBy)
 	switch d.Action {
 	case workflow.ActionApprove:
-		if i := chosenDraft(a); i != nil {
-			return fmt.Sprintf("Approved draft %d by %s.", *i+1, by)
+		if a.Quorum() > 1 {
+			by = approvers(a)
 		}
-		return "Approved by " + by + "."
+		what := "Approved"
+		if i := chosenDraft(a); i != nil {
+			what = fmt.Sprintf("Approved draft %d", *i+1)
+		}
+		if c := strings.TrimSpace(d.Text); c != "" && a.Quorum() == 1 {
+			return what + " by " + by + ": " + fitEscaped(oneLine(c), 300)
+		}
+		return what + " by " + by + "."
 	case workflow.ActionReject:
 		if reason := strings.TrimSpace(d.Text); reason != "" {
 			return "Rejected by " + by + ": " + fitEscaped(reason, 300)
@@ -143,17 +154,29 @@ func contextBlock(a workflow.Approval) *slack.ContextBlock {
 	return slack.NewContextBlock("context", mrkdwn(strings.Join(parts, " · ")))
 }
 
+// actionsBlock is one button per decision. With requireComment holding
+// approve, the approve buttons open the comment modal; otherwise "Approve
+// with comment" does. "Hand over" appears when the request allows
+// delegation.
 func actionsBlock(a workflow.Approval) *slack.ActionBlock {
+	needComment := slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
+	approveID, draftID := actionApprove, actionApproveDraft
+	if needComment {
+		approveID, draftID = actionApproveComment, actionApproveCommentDraft
+	}
 	var buttons []slack.BlockElement
 	if len(a.Drafts) == 0 {
-		buttons = append(buttons, button(actionApprove, "Approve", a.ID, slack.StylePrimary))
+		buttons = append(buttons, button(approveID, "Approve", a.ID, slack.StylePrimary))
 	}
 	for i := range a.Drafts {
 		style := slack.Style("")
 		if i == 0 {
 			style = slack.StylePrimary
 		}
-		buttons = append(buttons, button(actionApproveDraft+strconv.Itoa(i), fmt.Sprintf("Approve draft %d", i+1), a.ID, style))
+		buttons = append(buttons, button(draftID+strconv.Itoa(i), fmt.Sprintf("Approve draft %d", i+1), a.ID, style))
+	}
+	if !needComment {
+		buttons = append(buttons, button(actionApproveComment, "Approve with comment", a.ID, ""))
 	}
 	buttons = append(buttons, button(actionReject, "Reject", a.ID, slack.StyleDanger))
 	if len(a.RevisionPresets) > 0 {
@@ -162,7 +185,34 @@ func actionsBlock(a workflow.Approval) *slack.ActionBlock {
 	if a.AllowSkip {
 		buttons = append(buttons, button(actionSkip, "Skip", a.ID, ""))
 	}
+	if a.Policy.AllowDelegation {
+		buttons = append(buttons, button(actionDelegate, "Hand over", a.ID, ""))
+	}
 	return slack.NewActionBlock(a.ID, buttons...)
+}
+
+// withBlock is blocks, after first unless first is nil.
+func withBlock(first slack.Block, blocks ...slack.Block) []slack.Block {
+	if first == nil {
+		return blocks
+	}
+	return append([]slack.Block{first}, blocks...)
+}
+
+// approvers are the people whose approvals of the decided draft decided a.
+func approvers(a workflow.Approval) string {
+	var ids []string
+	for _, v := range a.ApprovalsOf(a.Decision.DraftIndex) {
+		ids = append(ids, v.UserID)
+	}
+	return mentions(ids)
+}
+
+func capitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func button(actionID, text, value string, style slack.Style) *slack.ButtonBlockElement {
@@ -185,13 +235,24 @@ func outcomeText(a workflow.Approval) string {
 		}
 		return text + " before anybody decided."
 	}
+	if decidedByDeadline(a) {
+		return fmt.Sprintf("⏰ *%s at the deadline*: nobody decided in time, so the request's onDeadline %s it at %s.",
+			capitalized(deadlineVerb(d.Action)), deadlineVerb(d.Action), slackDate(d.DecidedAt))
+	}
 	byAt := " by " + mention(d.DecidedBy) + " at " + slackDate(d.DecidedAt)
 	switch d.Action {
 	case workflow.ActionApprove:
-		if i := chosenDraft(a); i != nil {
-			return fmt.Sprintf("✅ *Approved draft %d*%s", *i+1, byAt)
+		if a.Quorum() > 1 {
+			byAt = " by " + approvers(a) + ", the last at " + slackDate(d.DecidedAt)
 		}
-		return "✅ *Approved*" + byAt
+		text := "✅ *Approved*" + byAt
+		if i := chosenDraft(a); i != nil {
+			text = fmt.Sprintf("✅ *Approved draft %d*%s", *i+1, byAt)
+		}
+		if c := strings.TrimSpace(d.Text); c != "" && a.Quorum() == 1 {
+			text, _ = part{before: text + "\n*Comment:* ", text: c, kind: plainText, max: maxSectionLen}.render(maxReasonJSON)
+		}
+		return text
 	case workflow.ActionReject:
 		text := "❌ *Rejected*" + byAt
 		if reason := strings.TrimSpace(d.Text); reason != "" {

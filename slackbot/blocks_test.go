@@ -239,11 +239,30 @@ func TestRequestButtons(t *testing.T) {
 	}{
 		{"plain", sampleApproval(), []button{
 			{"approve", "Approve", "ap_sample", "primary"},
+			{"approve_comment", "Approve with comment", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
 		}},
 		{"drafts, presets, skip", withDrafts(sampleApproval()), []button{
 			{"approve_draft_0", "Approve draft 1", "ap_sample", "primary"},
 			{"approve_draft_1", "Approve draft 2", "ap_sample", ""},
+			{"approve_comment", "Approve with comment", "ap_sample", ""},
+			{"reject", "Reject", "ap_sample", "danger"},
+			{"revise", "Request changes", "ap_sample", ""},
+			{"skip", "Skip", "ap_sample", ""},
+		}},
+		{"delegation allowed", withPolicy(sampleApproval(), workflow.Policy{AllowDelegation: true}), []button{
+			{"approve", "Approve", "ap_sample", "primary"},
+			{"approve_comment", "Approve with comment", "ap_sample", ""},
+			{"reject", "Reject", "ap_sample", "danger"},
+			{"delegate", "Hand over", "ap_sample", ""},
+		}},
+		{"comment required", withPolicy(sampleApproval(), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
+			{"approve_comment", "Approve", "ap_sample", "primary"},
+			{"reject", "Reject", "ap_sample", "danger"},
+		}},
+		{"comment required, drafts", withPolicy(withDrafts(sampleApproval()), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
+			{"approve_comment_draft_0", "Approve draft 1", "ap_sample", "primary"},
+			{"approve_comment_draft_1", "Approve draft 2", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
 			{"revise", "Request changes", "ap_sample", ""},
 			{"skip", "Skip", "ap_sample", ""},

@@ -135,6 +135,7 @@ type Bot struct {
 	log        *zap.Logger
 	pool       *pool
 	updates    *updater
+	homes      *homes
 	ephemerals *pacer // chat.postEphemeral
 	site       workspace
 	sm         *socketmode.Client
@@ -157,6 +158,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	b.health = health{window: cfg.ReadyWindow, now: time.Now}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
+	b.homes = newHomes(api, approvals, &b.site, cfg, logger)
 	b.ephemerals = newPacer(Rate{})
 	b.metrics.attach(b)
 	return b
@@ -185,6 +187,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	poolDone := b.pool.run(work, b.cfg.Workers)
 	updatesDone := make(chan struct{})
 	go func() { defer close(updatesDone); b.updates.run(outbox) }()
+	homesDone := make(chan struct{})
+	go func() { defer close(homesDone); b.homes.run(outbox) }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	defer stopSweep()
 	sweepDone := make(chan struct{})
@@ -225,7 +229,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-poolDone
 	b.answerLeftovers(reserve, missed)
 	b.updates.stop()
+	b.homes.stop()
 	<-updatesDone
+	<-homesDone
 	b.log.Info("slack bot stopped")
 	return err
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,11 +24,17 @@ type click struct {
 	thread     string
 	triggerID  string
 	// on is the request message the button is on; zero when the click
-	// came from elsewhere (an ephemeral message, a view).
-	on         workflow.MessageRef
+	// came from elsewhere (the clicker's App Home, an ephemeral message, a
+	// view).
+	on workflow.MessageRef
+	// home: the button is on the clicker's own App Home.
+	home       bool
 	approvalID string
 	action     string
-	at         time.Time
+	// draft is the draft an "approve with comment" button approves, or
+	// workflow.NoDraft.
+	draft int
+	at    time.Time
 }
 
 func (c click) logger(log *zap.Logger) *zap.Logger {
@@ -34,16 +42,19 @@ func (c click) logger(log *zap.Logger) *zap.Logger {
 		zap.String("approval_id", c.approvalID), zap.String("action", c.action))
 }
 
-// replyTo is where a private answer goes.
+// replyTo is where a private answer goes: beside a message, or on the
+// person's App Home (home).
 type replyTo struct {
 	user, channel, thread string
+	home                  bool
 }
 
 // within places the answer beside the approval's message when it is known
 // and the click was in its channel or nowhere (a modal submission); a
-// click on a message in another channel is answered there.
+// click on a message in another channel is answered there, and a click on
+// the App Home on the App Home.
 func (r replyTo) within(a workflow.Approval) replyTo {
-	if a.Channel != "" && (r.channel == "" || r.channel == a.Channel) {
+	if !r.home && a.Channel != "" && (r.channel == "" || r.channel == a.Channel) {
 		r.channel, r.thread = a.Channel, a.ThreadTS
 	}
 	return r
@@ -70,7 +81,12 @@ func failureText(err error) string {
 // decideClick handles Approve, Approve draft N and Skip.
 func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
 	d.DecidedBy = c.user
-	b.decide(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, c.approvalID, d, c.on, c.logger(b.log))
+	b.decide(ctx, c.replyTo(), c.approvalID, d, c.on, c.logger(b.log))
+}
+
+// replyTo is where the answer to the click goes.
+func (c click) replyTo() replyTo {
+	return replyTo{user: c.user, channel: c.channel, thread: c.thread, home: c.home}
 }
 
 // decide records a decision and translates the outcome: the message update
@@ -85,11 +101,22 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	}
 	to = to.within(a)
 	log = log.With(zap.String("execution_arn", a.ExecutionARN))
+	if n := len(a.AuditOutbox); n > 0 && err == nil {
+		log = log.With(zap.Int("audit_pending", n))
+	}
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
 			log.Error("decision failed", zap.Error(safeErr(err)))
 			b.tell(ctx, to, failureText(err), log)
+			return
+		}
+		if a.Status == workflow.StatusPending {
+			// An approval below the quorum: counted, and the request waits
+			// for more.
+			log.Info("vote counted", zap.String("decision", string(d.Action)), zap.String("progress", Progress(a)))
+			b.updates.refresh(a)
+			b.tell(ctx, to, voteText(a, d), log)
 			return
 		}
 		recorded := d
@@ -98,6 +125,9 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 		}
 		log.Info("decided", zap.String("decision", string(recorded.Action)), zap.String("decided_by", recorded.DecidedBy), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
+		if to.home {
+			b.tell(ctx, to, "Done: "+ReplyText(a)+" ("+escape(a.Title)+")", log)
+		}
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
@@ -123,12 +153,13 @@ func (b *Bot) lookup(ctx context.Context, id string) (workflow.Approval, error) 
 // its trigger ID (Slack allows 3 s).
 const triggerBudget = 2800 * time.Millisecond
 
-// openModal handles Reject and Request changes: the modal opens only for
-// somebody who may decide a pending approval, within the click's 3-second
-// trigger window.
+// openModal handles the buttons that open a modal (Approve with comment,
+// Reject, Request changes, Hand over): the modal opens only for somebody
+// who may decide a pending approval, within the click's 3-second trigger
+// window.
 func (b *Bot) openModal(ctx context.Context, c click) {
 	log := c.logger(b.log)
-	to := replyTo{user: c.user, channel: c.channel, thread: c.thread}
+	to := c.replyTo()
 	// Slack refuses the trigger 3 s after the click: past that, trying is
 	// pointless, and failing early lets the person be told to click again.
 	ctx2, cancel := context.WithDeadline(ctx, c.at.Add(triggerBudget))
@@ -166,15 +197,12 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
 		return
 	}
-	view := RejectModal(a)
-	if c.action == actionRevise {
-		if len(a.RevisionPresets) == 0 {
-			b.tell(ctx, to, "This request does not accept change requests.", log)
-			return
-		}
-		view = ReviseModal(a)
+	view, ref, refusal := modalFor(a, c)
+	if refusal != "" {
+		b.tell(ctx, to, refusal, log)
+		return
 	}
-	view.PrivateMetadata = modalMetadata(a.ID, c.on)
+	view.PrivateMetadata = ref.String()
 	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
 		err = apiError("views.open", err)
 		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))
@@ -183,6 +211,76 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 			text = textSlowClick
 		}
 		b.tell(ctx, to, text, log)
+	}
+}
+
+// modalFor is the modal the click c opens on the pending approval a and
+// what its submission carries, or why it opens none.
+func modalFor(a workflow.Approval, c click) (slack.ModalViewRequest, modalRef, string) {
+	ref := modalRef{id: a.ID, on: c.on, home: c.home, draft: workflow.NoDraft}
+	switch c.action {
+	case actionReject:
+		ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionReject)
+		return RejectModal(a), ref, ""
+	case actionRevise:
+		if len(a.RevisionPresets) == 0 {
+			return slack.ModalViewRequest{}, ref, "This request does not accept change requests."
+		}
+		return ReviseModal(a), ref, ""
+	case actionDelegate:
+		switch {
+		case !a.Policy.AllowDelegation:
+			return slack.ModalViewRequest{}, ref, "This request cannot be handed to somebody else."
+		case slices.ContainsFunc(a.Votes, func(v workflow.Vote) bool { return v.UserID == c.user }):
+			return slack.ModalViewRequest{}, ref, "You already approved this request, and your approval stands, so you cannot hand it on."
+		}
+		return DelegateModal(a), ref, ""
+	}
+	if c.draft != workflow.NoDraft && c.draft >= len(a.Drafts) {
+		return slack.ModalViewRequest{}, ref, "This request has no such draft."
+	}
+	ref.draft = c.draft
+	ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
+	return ApproveModal(a, c.draft), ref, ""
+}
+
+// delegate hands an approval on, from a submitted Hand over modal: the
+// message and its thread say so, the delegate's App Home lists it.
+func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate string, log *zap.Logger) {
+	log = log.With(zap.String("delegate", delegate))
+	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	a, err := b.approvals.Delegate(dctx, ref.id, to.user, delegate, ref.on)
+	cancel()
+	if a.Channel == "" && to.channel == "" {
+		a, _ = b.lookup(ctx, ref.id)
+	}
+	to = to.within(a)
+	log = log.With(zap.String("execution_arn", a.ExecutionARN))
+	switch workflow.ErrorCode(err) {
+	case "":
+		if err != nil {
+			log.Error("hand-over failed", zap.Error(safeErr(err)))
+			b.tell(ctx, to, failureText(err), log)
+			return
+		}
+		log.Info("handed over")
+		b.updates.refresh(a)
+		b.updates.notify(a, DelegationNotice(a.Delegations[len(a.Delegations)-1]))
+		b.homes.publish(delegate, "")
+		b.tell(ctx, to, fmt.Sprintf("You handed *%s* to %s; they decide it now.", escape(a.Title), mention(delegate)), log)
+	case workflow.EFORBIDDEN:
+		log.Info("hand-over refused", zap.Error(err))
+		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
+	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED:
+		current := errorApproval(err, a)
+		b.updates.enqueue(current, false)
+		b.tell(ctx, to, lateText(current, err), log)
+	case workflow.ENOTFOUND:
+		b.tell(ctx, to, textNotFound, log)
+	default:
+		// The domain's refusals name people with mentions it wrote itself.
+		log.Info("hand-over refused", zap.Error(err))
+		b.tell(ctx, to, workflow.ErrorMessage(err), log)
 	}
 }
 
@@ -202,10 +300,43 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 			break
 		}
 		msg = PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
+	case "history":
+		n, ok := historyCount(cmd.Text)
+		if !ok {
+			msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
+			break
+		}
+		history, err := b.approvals.DecidedBy(ctx2, cmd.UserID, n)
+		if err != nil {
+			log.Error("history not listed", zap.Error(safeErr(err)))
+			msg = Message{Text: "Could not list your decisions right now. Please try again in a minute."}
+			break
+		}
+		msg = HistoryMessage(history, b.site.base(ctx2, b.cfg.CallTimeout))
 	default:
 		msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
 	}
 	b.answerCommand(ctx, log, cmd, msg)
+}
+
+// Bounds of /approvals history N.
+const (
+	defaultHistory = 10
+	maxHistory     = 50
+)
+
+// historyCount reads "history [N]": N from 1 to maxHistory, default
+// defaultHistory.
+func historyCount(text string) (int, bool) {
+	fields := strings.Fields(text)
+	switch len(fields) {
+	case 1:
+		return defaultHistory, true
+	case 2:
+		n, err := strconv.Atoi(fields[1])
+		return n, err == nil && n >= 1 && n <= maxHistory
+	}
+	return 0, false
 }
 
 // answerCommand answers a slash command privately, through its response
@@ -223,8 +354,14 @@ func (b *Bot) answerCommand(ctx context.Context, log *zap.Logger, cmd slack.Slas
 	}
 }
 
-// tell posts a private (ephemeral) message to the user beside the request.
+// tell posts a private (ephemeral) message to the user beside the request,
+// or shows it on their App Home. text is mrkdwn: mentions the bot wrote
+// render.
 func (b *Bot) tell(ctx context.Context, to replyTo, text string, log *zap.Logger) {
+	if to.home && to.user != "" {
+		b.homes.publish(to.user, text)
+		return
+	}
 	if to.user == "" || to.channel == "" {
 		log.Warn("nowhere to send a private answer", zap.String("answer", text))
 		return
@@ -257,6 +394,9 @@ func lateText(a workflow.Approval, err error) string {
 		return cancelledLate(a)
 	case a.Status == workflow.StatusExpired:
 		return "This approval has expired: the workflow stopped waiting for it."
+	case a.Status == workflow.StatusDecided && decidedByDeadline(a):
+		return fmt.Sprintf("Nobody decided this request in time, so it was %s at its deadline (%s).",
+			deadlineVerb(a.Decision.Action), slackDate(a.Decision.DecidedAt))
 	case a.Status == workflow.StatusDecided && a.Decision != nil:
 		return fmt.Sprintf("This approval was already decided by %s (%s at %s).",
 			mention(a.Decision.DecidedBy), verb(a), slackDate(a.Decision.DecidedAt))
@@ -283,13 +423,32 @@ func verb(a workflow.Approval) string {
 	return string(a.Decision.Action)
 }
 
+// whoMayDecide names who may decide a now: its approvers, delegates and,
+// once escalated, escalateTo, without those who handed it on.
 func whoMayDecide(a workflow.Approval) string {
-	if len(a.Approvers) == 0 {
+	deciders := a.Deciders()
+	if len(deciders) == 0 {
 		return ""
 	}
-	who := make([]string, 0, len(a.Approvers))
-	for _, id := range a.Approvers {
-		who = append(who, mention(id))
+	return " Who may decide: " + mentions(deciders) + "."
+}
+
+// voteText answers a person whose approval was counted below the quorum.
+func voteText(a workflow.Approval, d workflow.Decision) string {
+	what := "Your approval"
+	if d.DraftIndex >= 0 {
+		what = fmt.Sprintf("Your approval of draft %d", d.DraftIndex+1)
 	}
-	return " Who may decide: " + strings.Join(who, ", ") + "."
+	same := ""
+	if len(a.Drafts) > 1 {
+		same = " of the same draft"
+	}
+	return fmt.Sprintf("%s of *%s* is counted (%s so far). The workflow continues once %d people approved%s.",
+		what, escape(a.Title), progressOf(a, d.DraftIndex), a.Quorum(), same)
+}
+
+// progressOf is how many approvals the draft has, such as "1 of 2
+// approvals".
+func progressOf(a workflow.Approval, draft int) string {
+	return fmt.Sprintf("%d of %d approvals", len(a.ApprovalsOf(draft)), a.Quorum())
 }

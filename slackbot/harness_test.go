@@ -268,7 +268,7 @@ func (h *harness) assertNoSecrets() {
 	t := h.t
 	secrets := append([]string{h.slack.BotToken(), h.slack.AppToken(), "secret-bot-token", "secret-app-token"}, h.tokens...)
 	var shown []string
-	for _, ch := range []string{channel, "C0OTHER"} {
+	for _, ch := range h.slack.Channels() {
 		for _, m := range h.slack.Messages(ch) {
 			shown = append(shown, m.Text, string(m.Blocks))
 		}
@@ -279,6 +279,9 @@ func (h *harness) assertNoSecrets() {
 		}
 		for _, v := range h.slack.Views(u) {
 			shown = append(shown, v.PrivateMetadata, string(v.View))
+		}
+		if v, ok := h.slack.Home(u); ok {
+			shown = append(shown, string(v.View))
 		}
 	}
 	for _, p := range h.slack.ResponsePosts() {

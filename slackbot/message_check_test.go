@@ -92,24 +92,28 @@ func TestButtonOnAnEphemeralMessageChangesNothing(t *testing.T) {
 
 func TestModalMetadataCarriesTheMessage(t *testing.T) {
 	on := workflow.MessageRef{Channel: "C0123", TS: "1700000000.000100"}
+	none := modalRef{draft: workflow.NoDraft}
 	tests := []struct {
 		metadata string
-		wantID   string
-		wantOn   workflow.MessageRef
+		want     modalRef
 	}{
-		{modalMetadata("ap_1", on), "ap_1", on},
-		{modalMetadata("ap_1", workflow.MessageRef{}), "ap_1", workflow.MessageRef{}},
-		{"ap_1", "ap_1", workflow.MessageRef{}}, // a modal opened by an older version
-		{"ap_1 C0123", "", workflow.MessageRef{}},
-		{"", "", workflow.MessageRef{}},
+		{modalRef{id: "ap_1", on: on, draft: workflow.NoDraft}.String(), modalRef{id: "ap_1", on: on, draft: workflow.NoDraft}},
+		{modalRef{id: "ap_1", draft: workflow.NoDraft}.String(), modalRef{id: "ap_1", draft: workflow.NoDraft}},
+		{modalRef{id: "ap_1", home: true, draft: 2, need: true}.String(), modalRef{id: "ap_1", home: true, draft: 2, need: true}},
+		{modalRef{id: "ap_1", on: on, draft: 0, need: true}.String(), modalRef{id: "ap_1", on: on, draft: 0, need: true}},
+		{"ap_1", modalRef{id: "ap_1", draft: workflow.NoDraft}}, // a modal opened by an older version
+		{"ap_1 C0123 1700000000.000100", modalRef{id: "ap_1", on: on, draft: workflow.NoDraft}},
+		{"ap_1 C0123", none},
+		{"ap_1 draft=9", none},
+		{"ap_1 draft=x", none},
+		{"", none},
 	}
 	for _, tt := range tests {
-		id, got := readModalMetadata(tt.metadata)
-		if id != tt.wantID || got != tt.wantOn {
-			t.Errorf("readModalMetadata(%q) = %q, %+v; want %q, %+v", tt.metadata, id, got, tt.wantID, tt.wantOn)
+		if got := readModalRef(tt.metadata); got != tt.want {
+			t.Errorf("readModalRef(%q) = %+v; want %+v", tt.metadata, got, tt.want)
 		}
 	}
-	if len(modalMetadata(workflow.NewApprovalID(), on)) > 3000 {
+	if len(modalRef{id: workflow.NewApprovalID(), on: on, home: true, draft: 4, need: true}.String()) > 3000 {
 		t.Error("metadata over Slack's 3000 characters")
 	}
 }

@@ -34,6 +34,15 @@ func TestReadSubmission(t *testing.T) {
 	text := func(block, value string) map[string]map[string]slack.BlockAction {
 		return map[string]map[string]slack.BlockAction{block: {block: {Value: value}}}
 	}
+	with := func(v slack.View, metadata string) slack.View {
+		v.PrivateMetadata = metadata
+		return v
+	}
+	withDraftInput := func(v slack.View) slack.View {
+		v.Blocks = slack.Blocks{BlockSet: []slack.Block{slack.NewInputBlock("draft", plain("Draft"), nil,
+			slack.NewRadioButtonsBlockElement("draft", slack.NewOptionBlockObject("0", plain("Draft 1"), nil)))}}
+		return v
+	}
 	long := strings.Repeat("x", workflow.MaxReasonLen+1)
 	tests := []struct {
 		name     string
@@ -58,19 +67,68 @@ func TestReadSubmission(t *testing.T) {
 			map[string]string{"feedback": "Choose a change above or describe what should change."}},
 		{"revise too long", view("revise", text("feedback", long)),
 			workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Text: long}, map[string]string{"feedback": tooLong}},
+		{"reject without a required reason", with(view("reject", text("reason", "  ")), "ap_1 need"),
+			workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1}, map[string]string{"reason": "This request needs a reason to reject it."}},
+		{"approve with comment", view("approve", text("comment", " fine ")),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: "fine"}, nil},
+		{"approve without comment", view("approve", nil),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}, nil},
+		{"approve without a required comment", with(view("approve", nil), "ap_1 need"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}, map[string]string{"comment": "This request needs a comment to approve it."}},
+		{"approve a fixed draft", with(view("approve", text("comment", "ok")), "ap_1 C0123 1700000000.000100 draft=1"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Text: "ok"}, nil},
+		{"approve a picked draft", view("approve", map[string]map[string]slack.BlockAction{
+			"draft": {"draft": {SelectedOption: slack.OptionBlockObject{Value: "2"}}},
+		}), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 2}, nil},
+		{"approve without picking a draft", withDraftInput(view("approve", nil)),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}, map[string]string{"draft": "Pick the draft you approve."}},
+		{"approve comment too long", view("approve", text("comment", long)),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: long}, map[string]string{"comment": tooLong}},
+		{"hand over to nobody", view("delegate", nil),
+			workflow.Decision{DraftIndex: -1}, map[string]string{"delegate": "Pick the person to hand the request to."}},
+		{"hand over to oneself", view("delegate", map[string]map[string]slack.BlockAction{"delegate": {"delegate": {SelectedUser: "U0ME"}}}),
+			workflow.Decision{DraftIndex: -1}, map[string]string{"delegate": "You cannot hand a request to yourself."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id, got, errs := readSubmission(tt.view)
-			if id != "ap_1" {
-				t.Errorf("id = %q, want ap_1", id)
+			sub := readSubmission(tt.view, "U0ME")
+			if sub.ref.id != "ap_1" {
+				t.Errorf("id = %q, want ap_1", sub.ref.id)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, sub.decision); diff != "" {
 				t.Errorf("decision (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.wantErrs, errs); diff != "" {
+			if diff := cmp.Diff(tt.wantErrs, sub.errs); diff != "" {
 				t.Errorf("errors (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestReadDelegateSubmission(t *testing.T) {
+	v := slack.View{CallbackID: "delegate", PrivateMetadata: "ap_1 home", State: &slack.ViewState{Values: map[string]map[string]slack.BlockAction{
+		"delegate": {"delegate": {SelectedUser: "U0OTHER"}},
+	}}}
+	sub := readSubmission(v, "U0ME")
+	if sub.errs != nil || sub.delegate != "U0OTHER" || !sub.ref.home || sub.ref.id != "ap_1" {
+		t.Errorf("submission = %+v, want a hand-over to U0OTHER from the App Home", sub)
+	}
+}
+
+func TestPolicyModalsGolden(t *testing.T) {
+	a := withDrafts(sampleApproval())
+	a.Policy = workflow.Policy{Quorum: 2, RequireComment: []workflow.Action{workflow.ActionApprove, workflow.ActionReject}, AllowDelegation: true}
+	a.Votes = []workflow.Vote{{UserID: "U0AAA", DraftIndex: 1, At: decided}}
+	golden(t, "modal_approve_pick", ApproveModal(a, workflow.NoDraft))
+	golden(t, "modal_approve_draft", ApproveModal(a, 1))
+	golden(t, "modal_approve_plain", ApproveModal(sampleApproval(), workflow.NoDraft))
+	golden(t, "modal_reject_required", RejectModal(a))
+	golden(t, "modal_delegate", DelegateModal(a))
+	for _, v := range []slack.ModalViewRequest{ApproveModal(a, workflow.NoDraft), RejectModal(a), DelegateModal(a)} {
+		for _, text := range []*slack.TextBlockObject{v.Title, v.Submit, v.Close} {
+			if n := len([]rune(text.Text)); n > 24 {
+				t.Errorf("%q is %d characters; Slack allows 24", text.Text, n)
+			}
+		}
 	}
 }

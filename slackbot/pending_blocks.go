@@ -63,8 +63,9 @@ func PendingMessage(pending []workflow.Approval, now time.Time, base string) Mes
 
 // HelpMessage explains the slash command.
 func HelpMessage(command string) Message {
-	text := fmt.Sprintf("*Usage*\n`%[1]s pending` lists the approvals waiting for your decision, oldest first.\n`%[1]s help` shows this help.\n"+
-		"To decide, use the buttons on the request message.", command)
+	text := fmt.Sprintf("*Usage*\n`%[1]s pending` lists the approvals waiting for your decision, oldest first.\n"+
+		"`%[1]s history [N]` lists your last N decisions (default %[2]d, at most %[3]d), newest first.\n`%[1]s help` shows this help.\n"+
+		"To decide, use the buttons on the request message or on the app's Home tab.", command, defaultHistory, maxHistory)
 	return Message{Text: "Usage: " + command + " pending", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
 }
 

@@ -20,19 +20,41 @@ func NewPoster(client *slack.Client) *Poster {
 }
 
 // PostRequest posts the request message for a in a.Channel, as a reply in
-// a.ThreadTS when set, and returns where it landed. A Slack refusal is an
-// *APIError carrying Slack's code (channel_not_found, not_in_channel, …)
-// and a hint.
+// a.ThreadTS when set, and returns where it landed. A user ID (U…/W…) as
+// a.Channel is a direct message from the app: the conversation is opened
+// with conversations.open (scope im:write) and the message posted there,
+// so the channel returned is the direct message's D… ID. A Slack refusal
+// is an *APIError carrying Slack's code (channel_not_found,
+// not_in_channel, user_not_found, …) and a hint.
 func (p *Poster) PostRequest(ctx context.Context, a workflow.Approval) (channel, ts string, err error) {
+	target := a.Channel
+	if workflow.IsUserID(target) {
+		if target, err = p.openDM(ctx, target); err != nil {
+			return "", "", err
+		}
+	}
 	opts := RequestMessage(a).options()
 	if a.ThreadTS != "" {
 		opts = append(opts, slack.MsgOptionTS(a.ThreadTS))
 	}
-	channel, ts, err = p.api.PostMessageContext(ctx, a.Channel, opts...)
+	channel, ts, err = p.api.PostMessageContext(ctx, target, opts...)
 	if err != nil {
 		return "", "", apiError("chat.postMessage", err)
 	}
 	return channel, ts, nil
+}
+
+// openDM opens (or finds) the direct message between the app and user and
+// returns its channel ID.
+func (p *Poster) openDM(ctx context.Context, user string) (string, error) {
+	ch, _, _, err := p.api.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}, ReturnIM: true})
+	if err != nil {
+		return "", apiError("conversations.open", err)
+	}
+	if ch == nil || ch.ID == "" {
+		return "", fmt.Errorf("slack conversations.open: no direct message channel for %s in the answer", user)
+	}
+	return ch.ID, nil
 }
 
 // UpdateMessage makes a's request message show its outcome (a must be

@@ -28,7 +28,7 @@ func TestPoster(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, ok := fs.Message(ch, ts)
-	if !ok || m.ThreadTS != a.ThreadTS || len(fakeslack.ButtonActions(m.Blocks)) != 5 {
+	if !ok || m.ThreadTS != a.ThreadTS || len(fakeslack.ButtonActions(m.Blocks)) != 6 {
 		t.Errorf("posted %+v", m)
 	}
 	if strings.Contains(string(m.Blocks)+m.Text, a.TaskToken.Reveal()) {
@@ -46,6 +46,41 @@ func TestPoster(t *testing.T) {
 	a.ThreadTS = ""
 	if _, _, err := p.PostRequest(ctx, a); err == nil || strings.Contains(err.Error(), fs.BotToken()) {
 		t.Errorf("outage: err = %v", err)
+	}
+}
+
+// A request for a user ID is a direct message: the conversation is opened
+// and the message posted there, and its D… channel is what is recorded.
+func TestPosterDirectMessage(t *testing.T) {
+	fs, err := fakeslack.Start(fakeslack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fs.Close)
+	p := NewPoster(slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL())))
+	ctx := context.Background()
+
+	a := sampleApproval()
+	a.Channel = "U0ALICE"
+	ch, ts, err := p.PostRequest(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch != fakeslack.DMChannel("U0ALICE") || !strings.HasPrefix(ch, "D") {
+		t.Errorf("posted in %q, want the direct message %q", ch, fakeslack.DMChannel("U0ALICE"))
+	}
+	if m, ok := fs.Message(ch, ts); !ok || len(fakeslack.ButtonActions(m.Blocks)) == 0 {
+		t.Errorf("no request message in the direct message: %+v", m)
+	}
+	if got := fs.Params("conversations.open"); len(got) != 1 || got[0].Get("users") != "U0ALICE" {
+		t.Errorf("conversations.open calls = %v, want one for U0ALICE", got)
+	}
+
+	a.Channel = fs.BotUserID()
+	_, _, err = p.PostRequest(ctx, a)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Method != "conversations.open" || apiErr.Code != "cannot_dm_bot" || apiErr.Hint == "" {
+		t.Errorf("err = %v, want an APIError cannot_dm_bot from conversations.open with a hint", err)
 	}
 }
 

@@ -17,20 +17,28 @@ import (
 
 // Every entry point of the app. route is the only consumer of Socket Mode
 // events; everything it does not list is acked, logged and ignored.
+// Buttons work on a request message and on the clicker's own App Home.
 //
-//	interactive block_actions    approve, approve_draft_N, skip → decideClick
-//	                             reject, revise                 → openModal
-//	interactive view_submission  reject, revise                 → submitModal (checked before the ack)
-//	slash_commands               /approvals [pending|help]      → command
+//	interactive block_actions    approve, approve_draft_N, skip          → decideClick
+//	                             approve_comment, approve_comment_draft_N,
+//	                             reject, revise, delegate                → openModal
+//	interactive view_submission  approve, reject, revise, delegate       → submitModal (checked before the ack)
+//	slash_commands               /approvals [pending|history [N]|help]    → command
+//	events_api                   app_home_opened (tab home)              → the App Home is published
 const (
-	actionApprove      = "approve"
-	actionApproveDraft = "approve_draft_" // followed by the 0-based draft index
-	actionReject       = "reject"
-	actionRevise       = "revise"
-	actionSkip         = "skip"
+	actionApprove             = "approve"
+	actionApproveDraft        = "approve_draft_" // followed by the 0-based draft index
+	actionApproveComment      = "approve_comment"
+	actionApproveCommentDraft = "approve_comment_draft_" // followed by the 0-based draft index
+	actionReject              = "reject"
+	actionRevise              = "revise"
+	actionSkip                = "skip"
+	actionDelegate            = "delegate"
 
-	callbackReject = "reject"
-	callbackRevise = "revise"
+	callbackApprove  = "approve"
+	callbackReject   = "reject"
+	callbackRevise   = "revise"
+	callbackDelegate = "delegate"
 )
 
 // route acks every envelope first and hands the work to the pool; only
@@ -63,7 +71,8 @@ func (b *Bot) route(ev socketmode.Event) {
 			})
 		}
 	case socketmode.EventTypeEventsAPI:
-		b.ignore(req, "events_api")
+		b.ack(req.EnvelopeID, nil)
+		b.routeEvent(req.EnvelopeID, ev.Data)
 	case socketmode.EventTypeErrorBadMessage:
 		bad, _ := ev.Data.(*socketmode.ErrorBadMessage)
 		id := ""
@@ -150,8 +159,10 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		thread:     cmp.Or(cb.Container.ThreadTs, cb.Message.ThreadTimestamp),
 		triggerID:  cb.TriggerID,
 		on:         requestMessage(cb),
+		home:       onOwnHome(cb),
 		approvalID: cmp.Or(act.Value, act.BlockID),
 		action:     act.ActionID,
+		draft:      workflow.NoDraft,
 		at:         time.Now(),
 	}
 	log := c.logger(b.log)
@@ -159,12 +170,14 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		log.Warn("button without an approval ID ignored")
 		return
 	}
-	if c.on == (workflow.MessageRef{}) {
-		// Request buttons are only ever on a channel message (no ephemeral
-		// message or App Home shows them), and decide only the approval of
-		// the message they are on.
-		log.Warn("request button outside a channel message ignored", zap.String("container", cb.Container.Type))
-		to := replyTo{user: c.user, channel: c.channel, thread: c.thread}
+	if c.on == (workflow.MessageRef{}) && !c.home {
+		// Request buttons are only ever on a channel message and on the
+		// App Home the bot publishes for each person, and decide only the
+		// approval of the message they are on, or one listed on the
+		// clicker's own App Home.
+		log.Warn("request button outside a request message and the clicker's App Home ignored",
+			zap.String("container", cb.Container.Type), zap.String("view_type", string(cb.View.Type)))
+		to := replyTo{user: c.user, channel: c.channel, thread: c.thread, home: cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab}
 		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, textNotOnRequest, log) }})
 		return
 	}
@@ -173,15 +186,23 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 	case act.ActionID == actionApprove:
 		d.Action = workflow.ActionApprove
 	case strings.HasPrefix(act.ActionID, actionApproveDraft):
-		n, err := strconv.Atoi(strings.TrimPrefix(act.ActionID, actionApproveDraft))
-		if err != nil || n < 0 || n >= workflow.MaxDrafts {
+		n, ok := draftOf(act.ActionID, actionApproveDraft)
+		if !ok {
 			log.Warn("unknown draft button ignored")
 			return
 		}
 		d.Action, d.DraftIndex = workflow.ActionApprove, n
 	case act.ActionID == actionSkip:
 		d.Action = workflow.ActionSkip
-	case act.ActionID == actionReject, act.ActionID == actionRevise:
+	case strings.HasPrefix(act.ActionID, actionApproveCommentDraft):
+		n, ok := draftOf(act.ActionID, actionApproveCommentDraft)
+		if !ok {
+			log.Warn("unknown draft button ignored")
+			return
+		}
+		c.draft = n
+		fallthrough
+	case act.ActionID == actionApproveComment, act.ActionID == actionReject, act.ActionID == actionRevise, act.ActionID == actionDelegate:
 		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
 		return
 	default:
@@ -191,55 +212,45 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 	b.pool.push(job{run: func(ctx context.Context) { b.decideClick(ctx, c, d) }, abandon: b.clickAbandoned(c)})
 }
 
+// draftOf reads the draft index that follows prefix in a button's action ID.
+func draftOf(actionID, prefix string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimPrefix(actionID, prefix))
+	return n, err == nil && n >= 0 && n < workflow.MaxDrafts
+}
+
 // submitModal checks a submitted modal before acking it: errors go back
 // in the ack and keep the modal open; a valid submission closes it and
-// is decided by the pool.
+// is decided (or handed over) by the pool.
 func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cb.User.ID),
 		zap.String("action", cb.View.CallbackID))
-	if cb.View.CallbackID != callbackReject && cb.View.CallbackID != callbackRevise {
+	switch cb.View.CallbackID {
+	case callbackApprove, callbackReject, callbackRevise, callbackDelegate:
+	default:
 		b.ack(envelopeID, nil)
 		log.Warn("submission of an unknown view ignored")
 		return
 	}
-	metadata, d, errs := readSubmission(cb.View)
-	if errs != nil {
-		b.ack(envelopeID, slack.NewErrorsViewSubmissionResponse(errs))
+	sub := readSubmission(cb.View, cb.User.ID)
+	if sub.errs != nil {
+		b.ack(envelopeID, slack.NewErrorsViewSubmissionResponse(sub.errs))
 		return
 	}
 	b.ack(envelopeID, nil)
-	id, on := readModalMetadata(metadata)
-	if !plausibleID(id) {
+	ref := sub.ref
+	if !plausibleID(ref.id) {
 		log.Warn("submission without an approval ID ignored")
 		return
 	}
+	to := replyTo{user: cb.User.ID, channel: ref.on.Channel, home: ref.home}
+	log = log.With(zap.String("approval_id", ref.id))
+	if cb.View.CallbackID == callbackDelegate {
+		b.pool.push(job{run: func(ctx context.Context) { b.delegate(ctx, to, ref, sub.delegate, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
+		return
+	}
+	d := sub.decision
 	d.DecidedBy = cb.User.ID
-	to := replyTo{user: cb.User.ID, channel: on.Channel}
-	log = log.With(zap.String("approval_id", id))
-	b.pool.push(job{run: func(ctx context.Context) { b.decide(ctx, to, id, d, on, log) }, abandon: b.submitAbandoned(cb.User.ID, id, log)})
-}
-
-// modalMetadata is a decision modal's private_metadata: the approval ID and
-// the request message whose button opened the modal, so the submission
-// decides only that message's approval too. Slack returns it unchanged.
-func modalMetadata(id string, on workflow.MessageRef) string {
-	if on == (workflow.MessageRef{}) {
-		return id
-	}
-	return id + " " + on.Channel + " " + on.TS
-}
-
-// readModalMetadata reads modalMetadata; a bare approval ID (a modal opened
-// before messages were carried) checks no message.
-func readModalMetadata(metadata string) (id string, on workflow.MessageRef) {
-	parts := strings.Fields(metadata)
-	switch len(parts) {
-	case 1:
-		return parts[0], on
-	case 3:
-		return parts[0], workflow.MessageRef{Channel: parts[1], TS: parts[2]}
-	}
-	return "", on
+	b.pool.push(job{run: func(ctx context.Context) { b.decide(ctx, to, ref.id, d, ref.on, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
 }
 
 // ignore acks an envelope the app does not handle.
@@ -270,6 +281,17 @@ func requestMessage(cb slack.InteractionCallback) workflow.MessageRef {
 		return workflow.MessageRef{}
 	}
 	return workflow.MessageRef{Channel: cmp.Or(c.ChannelID, cb.Channel.ID), TS: c.MessageTs}
+}
+
+// onOwnHome reports whether a button was clicked on the App Home the bot
+// published for the clicker: a view container whose view is a home tab
+// with the bot's callback ID, published for that very user (HomeView puts
+// the user in private_metadata), and the view Slack says was clicked.
+// Slack shows a Home tab only to its user; the check keeps a button that
+// ends up anywhere else from deciding.
+func onOwnHome(cb slack.InteractionCallback) bool {
+	return cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab && cb.View.CallbackID == homeCallback &&
+		cb.User.ID != "" && cb.View.PrivateMetadata == cb.User.ID && cb.Container.ViewID == cb.View.ID
 }
 
 func plausibleID(id string) bool { return id != "" && len(id) <= 100 }

@@ -69,7 +69,7 @@ func (b *Bot) unacked(ev socketmode.Event) (job, bool) {
 			return job{}, false
 		}
 		to := replyTo{user: data.User.ID, channel: cmp.Or(data.Channel.ID, data.Container.ChannelID),
-			thread: cmp.Or(data.Container.ThreadTs, data.Message.ThreadTimestamp)}
+			thread: cmp.Or(data.Container.ThreadTs, data.Message.ThreadTimestamp), home: onOwnHome(data)}
 		log := b.log.With(zap.String("envelope_id", ev.Request.EnvelopeID), zap.String("slack_user", to.user))
 		return job{abandon: func(ctx context.Context, _ bool) { b.tell(ctx, to, textClickNotApplied, log) }}, true
 	case slack.SlashCommand:
@@ -86,7 +86,7 @@ func (b *Bot) clickAbandoned(c click) func(context.Context, bool) {
 		if started {
 			text = textClickCut
 		}
-		b.tell(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, text, c.logger(b.log))
+		b.tell(ctx, c.replyTo(), text, c.logger(b.log))
 	}
 }
 
@@ -97,24 +97,28 @@ func (b *Bot) openAbandoned(c click) func(context.Context, bool) {
 		if started {
 			text = textOpenCut
 		}
-		b.tell(ctx, replyTo{user: c.user, channel: c.channel, thread: c.thread}, text, c.logger(b.log))
+		b.tell(ctx, c.replyTo(), text, c.logger(b.log))
 	}
 }
 
 // submitAbandoned answers a modal submission beside the approval's message
-// (a submission carries no channel).
-func (b *Bot) submitAbandoned(user, id string, log *zap.Logger) func(context.Context, bool) {
+// (a submission carries no channel), or on the App Home it came from.
+func (b *Bot) submitAbandoned(to replyTo, id string, log *zap.Logger) func(context.Context, bool) {
 	return func(ctx context.Context, started bool) {
 		text := textSubmitNotApplied
 		if started {
 			text = textSubmitCut
+		}
+		if to.home {
+			b.tell(ctx, to, text, log)
+			return
 		}
 		a, err := b.lookup(ctx, id)
 		if err != nil {
 			log.Warn("nowhere to answer a submission left undone at shutdown", zap.Error(safeErr(err)))
 			return
 		}
-		b.tell(ctx, replyTo{user: user}.within(a), text, log)
+		b.tell(ctx, to.within(a), text, log)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 // sweep runs sweepOnce at start and then every SweepInterval ±25% until
@@ -29,8 +31,9 @@ func (b *Bot) sweep(ctx context.Context) {
 // the ones behind them.
 const sweepBatch = 100
 
-// sweepOnce completes stale claims, expires overdue approvals and closes
-// those whose execution ended unnoticed, then queues the update of the
+// sweepOnce completes stale claims, does the deadline lifecycle's due steps
+// (see lifecycle), expires overdue approvals and closes those whose
+// execution ended unnoticed, then queues the update of the
 // final approvals whose message is stale and due: what a Slack outage or a
 // crash left behind, and the expiries just made. The approvals it closed
 // because their execution ended also get their thread reply, as a decision
@@ -53,6 +56,7 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 	for _, err := range rep.CheckErrors {
 		b.log.Warn("execution check failed; it is tried again later", zap.Error(safeErr(err)))
 	}
+	b.lifecycle(rep)
 	for _, a := range rep.Closed {
 		b.log.Info("request closed: its execution ended unnoticed", zap.String("approval_id", a.ID),
 			zap.String("execution_arn", a.ExecutionARN), zap.String("reason", a.Cancellation.Reason))
@@ -79,5 +83,28 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 		if b.updates.enqueueListed(a) {
 			queued++
 		}
+	}
+}
+
+// lifecycle posts what the deadline lifecycle did in this sweep, which the
+// domain recorded (once, on one replica) before reporting it: a reminder
+// mentioning who may still decide and an escalation mentioning escalateTo,
+// in the request's thread, with the message updated to show the step; and
+// the outcome of an onDeadline decision, as after any decision.
+func (b *Bot) lifecycle(rep workflow.RecoverReport) {
+	for _, a := range rep.Escalated {
+		b.log.Info("request escalated", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
+		b.updates.notify(a, EscalationNotice(a))
+		b.updates.refresh(a)
+	}
+	for _, a := range rep.Reminded {
+		b.log.Info("approvers reminded", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
+		b.updates.notify(a, ReminderNotice(a))
+		b.updates.refresh(a)
+	}
+	for _, a := range rep.Decided {
+		b.log.Info("decided at the deadline", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN),
+			zap.String("decision", string(a.Decision.Action)), zap.String("status", string(a.Status)))
+		b.updates.enqueue(a, true)
 	}
 }

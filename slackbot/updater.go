@@ -51,8 +51,14 @@ type updater struct {
 	jobs       map[string]*updateJob
 	ready      []string // jobs whose message needs updating
 	replyQueue []string // jobs whose message is updated and whose reply is due
-	signal     chan struct{}
-	stopping   bool
+	// refreshes and refreshQueue are the pending messages to show their
+	// progress (see refresh); notes the bot's notes for request threads
+	// (see notify).
+	refreshes    map[string]*refreshJob
+	refreshQueue []string
+	notes        []note
+	signal       chan struct{}
+	stopping     bool
 }
 
 type updateJob struct {
@@ -91,15 +97,19 @@ func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Log
 		updates:   newPacer(cfg.UpdateRate),
 		replies:   newKeyedPacer(cfg.ReplyRate),
 		jobs:      map[string]*updateJob{},
+		refreshes: map[string]*refreshJob{},
 		signal:    make(chan struct{}),
 	}
 }
 
 // enqueue asks for a's message to show its outcome, with the thread reply
-// when reply is set. Approvals that are not final, have no message or are
-// synced already are ignored.
+// when reply is set. Approvals that are not final or have no message are
+// ignored; so is one whose message shows its outcome already, unless the
+// reply is asked for: another replica's sweeper may have updated the
+// message while this one was still recording the decision, and the reply
+// is still this replica's to post.
 func (u *updater) enqueue(a workflow.Approval, reply bool) {
-	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced {
+	if !a.Status.Final() || a.MessageTS == "" || a.MessageSynced && !reply {
 		return
 	}
 	u.mu.Lock()
@@ -114,7 +124,7 @@ func (u *updater) enqueue(a workflow.Approval, reply bool) {
 	if u.stopping {
 		return
 	}
-	u.jobs[a.ID] = &updateJob{a: a, reply: reply, tries: u.cfg.UpdateAttempts}
+	u.jobs[a.ID] = &updateJob{a: a, reply: reply, tries: u.cfg.UpdateAttempts, updated: a.MessageSynced}
 	u.push(a.ID, false)
 }
 
@@ -186,7 +196,49 @@ func (u *updater) run(ctx context.Context) {
 	for range replyWorkers {
 		wg.Go(func() { work(&u.replyQueue, u.reply) })
 	}
+	wg.Go(func() {
+		for {
+			j := u.nextRefresh(ctx)
+			if j == nil {
+				return
+			}
+			u.refreshMessage(ctx, j)
+		}
+	})
+	wg.Go(func() {
+		for {
+			n, ok := u.nextNote(ctx)
+			if !ok {
+				return
+			}
+			u.post(ctx, n)
+		}
+	})
 	wg.Wait()
+}
+
+// wake tells the workers that work arrived or the updater stops. u.mu is
+// held.
+func (u *updater) wake() {
+	close(u.signal)
+	u.signal = make(chan struct{})
+}
+
+// waitWork waits for the next wake; it reports false when ctx ended or the
+// updater stops. u.mu is held on entry and on return.
+func (u *updater) waitWork(ctx context.Context) bool {
+	stopping, signal := u.stopping, u.signal
+	u.mu.Unlock()
+	defer u.mu.Lock()
+	if stopping {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-signal:
+		return true
+	}
 }
 
 func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {

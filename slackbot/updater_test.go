@@ -15,12 +15,12 @@ func TestUpdaterDedupes(t *testing.T) {
 	u.enqueue(sampleApproval(), true) // pending: nothing to show yet
 	synced := a
 	synced.MessageSynced = true
-	u.enqueue(synced, true)
+	u.enqueue(synced, false)
 	unposted := a
 	unposted.MessageTS = ""
 	u.enqueue(unposted, true)
-	if len(u.ready) != 0 {
-		t.Fatalf("queued %v; want nothing", u.ready)
+	if len(u.ready)+len(u.replyQueue) != 0 {
+		t.Fatalf("queued %v %v; want nothing", u.ready, u.replyQueue)
 	}
 
 	older := a
@@ -39,5 +39,18 @@ func TestUpdaterDedupes(t *testing.T) {
 	u.enqueue(a, true)
 	if len(u.ready) != 1 {
 		t.Errorf("a job being processed was queued again")
+	}
+}
+
+// Another replica's sweeper may update the message while this replica
+// still records the decision: the message needs no update, but the reply
+// is still this replica's to post.
+func TestUpdaterRepliesWhenTheMessageWasUpdatedElsewhere(t *testing.T) {
+	u := newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
+	a := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+	a.MessageSynced = true
+	u.enqueue(a, true)
+	if len(u.ready) != 0 || len(u.replyQueue) != 1 || u.replyQueue[0] != a.ID {
+		t.Fatalf("updates %v, replies %v; want the reply only", u.ready, u.replyQueue)
 	}
 }

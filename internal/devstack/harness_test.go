@@ -316,7 +316,7 @@ func (e *env) assertNoSecrets() {
 	e.mu.Unlock()
 	var seen strings.Builder
 	seen.WriteString(e.logs.String())
-	for _, ch := range []string{channel, "C0OTHER"} {
+	for _, ch := range e.stack.Slack.Channels() {
 		for _, m := range e.stack.Slack.Messages(ch) {
 			fmt.Fprintf(&seen, "%s %s\n", m.Text, m.Blocks)
 		}
@@ -327,6 +327,9 @@ func (e *env) assertNoSecrets() {
 		}
 		for _, v := range e.stack.Slack.Views(u) {
 			fmt.Fprintf(&seen, "%s %s\n", v.PrivateMetadata, v.View)
+		}
+		if v, ok := e.stack.Slack.Home(u); ok {
+			fmt.Fprintf(&seen, "%s\n", v.View)
 		}
 	}
 	for _, a := range e.stack.Slack.Acks() {

@@ -200,6 +200,15 @@ func (c *blockChecker) element(path string, e map[string]any) {
 		if v, ok := e["min_length"].(float64); ok && (v < 0 || v > 3000) {
 			c.fail(path+"/min_length", "must be between 0 and 3000")
 		}
+	case "users_select":
+		if p, ok := e["placeholder"]; ok {
+			c.textObject(path+"/placeholder", p, 150)
+		}
+		if u, ok := e["initial_user"]; ok {
+			if s, _ := u.(string); !userIDPattern.MatchString(s) {
+				c.fail(path+"/initial_user", "must be a user ID")
+			}
+		}
 	case "radio_buttons", "checkboxes", "static_select", "multi_static_select", "overflow":
 		opts, _ := e["options"].([]any)
 		limit := 10

@@ -31,6 +31,10 @@ func (s *Server) chatPostMessage(req *apiRequest) (map[string]any, *apiError) {
 	if channel == "" {
 		return nil, errCode("channel_not_found")
 	}
+	channel, e := s.targetChannel(channel)
+	if e != nil {
+		return nil, e
+	}
 	text, blocks, e := messageContent(req)
 	if e != nil {
 		return nil, e
@@ -92,6 +96,9 @@ func (s *Server) chatPostEphemeral(req *apiRequest) (map[string]any, *apiError) 
 	}
 	if user == "" {
 		return nil, errCode("user_not_found")
+	}
+	if e := ephemeralAllowed(channel, user); e != nil {
+		return nil, e
 	}
 	text, blocks, e := messageContent(req)
 	if e != nil {

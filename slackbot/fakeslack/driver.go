@@ -123,8 +123,9 @@ func (s *Server) showAckLocked(ack json.RawMessage, user, channel string) {
 
 // Submit plays user submitting a modal the bot opened for them. values are state.values:
 // block_id -> action_id -> element state, e.g.
-// {"reason": {"text": {"type": "plain_text_input", "value": "nope"}}} or
-// {"preset": {"choice": {"type": "radio_buttons", "selected_option": {"value": "Shorter"}}}}.
+// {"reason": {"text": {"type": "plain_text_input", "value": "nope"}}},
+// {"preset": {"choice": {"type": "radio_buttons", "selected_option": {"value": "Shorter"}}}} or
+// {"to": {"who": {"type": "users_select", "selected_user": "U0BOB"}}}.
 // Every block_id/action_id must name an input block of the view. The ack decides what happens to
 // the view: response_action "errors" keeps it open with the errors (View.Errors), "push" keeps it
 // open, "update" replaces it, anything else closes it.
@@ -188,7 +189,8 @@ func (s *Server) applySubmissionAckLocked(v *View, ack json.RawMessage) {
 }
 
 func checkInputs(view map[string]any, values map[string]map[string]any) error {
-	inputs := map[string]string{}
+	type input struct{ actionID, kind string }
+	inputs := map[string]input{}
 	blocks, _ := view["blocks"].([]any)
 	for _, b := range blocks {
 		m, _ := b.(map[string]any)
@@ -198,16 +200,24 @@ func checkInputs(view map[string]any, values map[string]map[string]any) error {
 		blockID, _ := m["block_id"].(string)
 		el, _ := m["element"].(map[string]any)
 		actionID, _ := el["action_id"].(string)
-		inputs[blockID] = actionID
+		kind, _ := el["type"].(string)
+		inputs[blockID] = input{actionID, kind}
 	}
 	for blockID, actions := range values {
-		actionID, ok := inputs[blockID]
+		in, ok := inputs[blockID]
 		if !ok {
 			return fmt.Errorf("fakeslack: view has no input block %q", blockID)
 		}
-		for a := range actions {
-			if a != actionID {
+		for a, state := range actions {
+			if a != in.actionID {
 				return fmt.Errorf("fakeslack: input block %q has no action %q", blockID, a)
+			}
+			if in.kind != "users_select" {
+				continue
+			}
+			st, _ := state.(map[string]any)
+			if u, _ := st["selected_user"].(string); !userIDPattern.MatchString(u) {
+				return fmt.Errorf("fakeslack: users_select %q needs selected_user, a user ID", blockID)
 			}
 		}
 	}

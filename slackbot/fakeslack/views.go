@@ -39,11 +39,13 @@ type viewState struct {
 	triggers map[string]*trigger
 	byID     map[string]*View
 	order    []*View
+	homes    map[string]*View // the Home tab of each person, by user ID
 }
 
 func (v *viewState) init() {
 	v.triggers = map[string]*trigger{}
 	v.byID = map[string]*View{}
+	v.homes = map[string]*View{}
 }
 
 func (s *Server) mintTriggerLocked(user string) string {

@@ -36,6 +36,8 @@ func (s *Server) apiMethods() map[string]apiMethod {
 		"chat.getPermalink":     {handle: s.chatGetPermalink},
 		"views.open":            {handle: s.viewsOpen},
 		"views.update":          {handle: s.viewsUpdate},
+		"views.publish":         {handle: s.viewsPublish},
+		"conversations.open":    {handle: s.conversationsOpen},
 		"usergroups.users.list": {handle: s.usergroupsUsersList},
 		"users.info":            {handle: s.usersInfo},
 	}

@@ -1,0 +1,105 @@
+package slackbot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/slack-go/slack"
+	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/workflow"
+)
+
+// note is one of the bot's notes in a request's thread: a reminder, an
+// escalation, a hand-over.
+type note struct {
+	approvalID, executionARN string
+	channel, thread          string
+	text                     string
+}
+
+// notify posts text in the thread of a's request, once: the caller did the
+// step the note tells of, and no other replica posts it. Notes are paced
+// per channel like the decisions' replies and sent again after a 429
+// (Slack posted nothing); any other failure is logged and the note
+// dropped: the message and the audit trail still show the step. A request
+// whose message is not recorded gets no note.
+func (u *updater) notify(a workflow.Approval, text string) {
+	if a.MessageTS == "" || a.Channel == "" {
+		u.log.Info("no request message to post a note under", zap.String("approval_id", a.ID))
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopping {
+		return
+	}
+	u.notes = append(u.notes, note{approvalID: a.ID, executionARN: a.ExecutionARN, channel: a.Channel, thread: a.ThreadRoot(), text: text})
+	u.wake()
+}
+
+func (u *updater) nextNote(ctx context.Context) (note, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for ctx.Err() == nil {
+		if len(u.notes) > 0 {
+			n := u.notes[0]
+			u.notes = u.notes[1:]
+			return n, true
+		}
+		if !u.waitWork(ctx) {
+			return note{}, false
+		}
+	}
+	return note{}, false
+}
+
+// post sends one note, waiting on its channel's pacer.
+func (u *updater) post(ctx context.Context, n note) {
+	pace := u.replies.get(n.channel)
+	sent, err := pace.wait(ctx)
+	if err != nil {
+		return
+	}
+	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	_, _, err = u.api.PostMessageContext(callCtx, n.channel, slack.MsgOptionText(n.text, false), slack.MsgOptionTS(n.thread))
+	cancel()
+	if _, limited := pace.done(sent, err); limited {
+		u.mu.Lock()
+		u.notes = append([]note{n}, u.notes...)
+		u.wake()
+		u.mu.Unlock()
+		return
+	}
+	if err != nil {
+		u.log.Warn("note not posted in the request's thread", zap.String("approval_id", n.approvalID),
+			zap.String("execution_arn", n.executionARN), zap.Error(apiError("chat.postMessage", err)))
+	}
+}
+
+// ReminderNotice reminds who may still decide a, as the sweeper posts it
+// in the request's thread.
+func ReminderNotice(a workflow.Approval) string {
+	text := "🔔 Reminder: " + mentions(a.StillToDecide()) + ", this request still waits for a decision"
+	if p := Progress(a); p != "" {
+		text += " (" + p + " so far)"
+	}
+	if !a.Deadline.IsZero() {
+		text += "; its deadline is " + slackDate(a.Deadline)
+	}
+	return text + "."
+}
+
+// EscalationNotice tells escalateTo that they may now decide a.
+func EscalationNotice(a workflow.Approval) string {
+	text := "⏫ Escalated: " + mentions(a.Policy.EscalateTo) + ", nobody has decided this request yet, so you may decide it now"
+	if !a.Deadline.IsZero() {
+		text += "; its deadline is " + slackDate(a.Deadline)
+	}
+	return text + "."
+}
+
+// DelegationNotice says who handed the request to whom.
+func DelegationNotice(d workflow.Delegation) string {
+	return fmt.Sprintf("↪️ %s handed this request to %s, who may decide it now.", mention(d.From), mention(d.To))
+}
