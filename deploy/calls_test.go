@@ -14,8 +14,10 @@ import (
 )
 
 const (
-	module = "github.com/sfnapprovals/approvals"
-	sdk    = "github.com/aws/aws-sdk-go-v2/service/"
+	module      = "github.com/sfnapprovals/approvals"
+	sdk         = "github.com/aws/aws-sdk-go-v2/service/"
+	slackPkg    = "github.com/slack-go/slack"
+	slackEvents = "github.com/slack-go/slack/slackevents"
 )
 
 // operatorOnly are functions whose calls run with an operator's
@@ -49,6 +51,12 @@ type usage struct {
 	// Problems are constructs the analysis cannot see through, such as an
 	// IndexName that is not a constant.
 	Problems []string
+	// SlackMethods are the reachable methods of *slack.Client (Web API
+	// calls), called directly or through a module interface.
+	SlackMethods []string
+	// SlackEvents are the slackevents types reachable code asserts an
+	// inner event to (*slackevents.AppHomeOpenedEvent, …).
+	SlackEvents []string
 }
 
 // loadProgram type-checks the module's packages that the binaries link
@@ -144,6 +152,10 @@ func analyze(prog *ssa.Program, pkgs []*ssa.Package) usage {
 			a.visit(f)
 		}
 		for _, inv := range a.invokes {
+			if a.slackClient != nil && types.Implements(a.slackClient, inv.iface) && !slices.Contains(a.SlackMethods, inv.method) {
+				a.SlackMethods = append(a.SlackMethods, inv.method)
+				changed = true
+			}
 			for svc, client := range a.clients {
 				if types.Implements(client, inv.iface) && !a.calls[call{svc, inv.method}] {
 					a.calls[call{svc, inv.method}] = true
@@ -205,6 +217,9 @@ type analysis struct {
 	// escaped are module interfaces converted to outside ones: outside
 	// code may call any method of what they hold.
 	escaped []*types.Interface
+	// slackClient is *slack.Client once reachable code calls a method of
+	// it, so interface calls can be resolved to it.
+	slackClient types.Type
 }
 
 func (a *analysis) reach(f *ssa.Function) {
@@ -257,6 +272,10 @@ func (a *analysis) visit(f *ssa.Function) {
 				}
 			case *ssa.MakeClosure:
 				a.reach(v.Fn.(*ssa.Function))
+			case *ssa.TypeAssert:
+				if named := namedOf(v.AssertedType); named != nil && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == slackEvents {
+					a.SlackEvents = append(a.SlackEvents, named.Obj().Name())
+				}
 			}
 			for _, op := range instr.Operands(nil) {
 				if fn, ok := (*op).(*ssa.Function); ok {
@@ -274,6 +293,11 @@ func (a *analysis) visitCall(c *ssa.CallCommon) {
 	}
 	callee := c.StaticCallee()
 	if callee == nil {
+		return
+	}
+	if recv := slackClientMethod(callee); recv != nil {
+		a.slackClient = recv
+		a.SlackMethods = append(a.SlackMethods, callee.Name())
 		return
 	}
 	svc, ok := sdkService(callee.Pkg)
@@ -298,6 +322,19 @@ func (a *analysis) visitCall(c *ssa.CallCommon) {
 			}
 		}
 	}
+}
+
+// slackClientMethod returns *slack.Client if f is one of its exported
+// methods, nil otherwise.
+func slackClientMethod(f *ssa.Function) types.Type {
+	recv := f.Signature.Recv()
+	if recv == nil || f.Pkg == nil || f.Pkg.Pkg.Path() != slackPkg || f.Object() == nil || !f.Object().Exported() {
+		return nil
+	}
+	if named := namedOf(recv.Type()); named != nil && named.Obj().Name() == "Client" {
+		return recv.Type()
+	}
+	return nil
 }
 
 // moduleInterface reports whether t is an interface type the module
@@ -503,7 +540,7 @@ func structOf(t types.Type, pkg, name string) (*types.Struct, bool) {
 
 func sortUsage(u *usage) {
 	slices.SortFunc(u.Calls, func(a, b call) int { return strings.Compare(a.String(), b.String()) })
-	for _, s := range []*[]string{&u.Clients, &u.QueryIndexes, &u.TransactWrites, &u.Problems} {
+	for _, s := range []*[]string{&u.Clients, &u.QueryIndexes, &u.TransactWrites, &u.Problems, &u.SlackMethods, &u.SlackEvents} {
 		slices.Sort(*s)
 		*s = slices.Compact(*s)
 	}
