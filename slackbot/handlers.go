@@ -131,15 +131,24 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
-	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED:
-		current := errorApproval(err, a)
-		b.updates.enqueue(current, false)
-		b.tell(ctx, to, lateText(current, err), log)
-	case workflow.ENOTFOUND:
-		b.tell(ctx, to, textNotFound, log)
+	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED, workflow.ENOTFOUND:
+		b.tellTooLate(ctx, to, err, a, log)
 	default:
 		b.tell(ctx, to, escape(workflow.ErrorMessage(err)), log) // may quote what was submitted
 	}
+}
+
+// tellTooLate answers an action on an approval that is gone, decided or
+// closed meanwhile (err from the domain, a what it returned with it), and
+// queues the update of its message if that still shows buttons.
+func (b *Bot) tellTooLate(ctx context.Context, to replyTo, err error, a workflow.Approval, log *zap.Logger) {
+	if workflow.ErrorCode(err) == workflow.ENOTFOUND {
+		b.tell(ctx, to, textNotFound, log)
+		return
+	}
+	current := errorApproval(err, a)
+	b.updates.enqueue(current, false)
+	b.tell(ctx, to, lateText(current, err), log)
 }
 
 // lookup reads an approval with the call timeout.
@@ -271,12 +280,8 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 	case workflow.EFORBIDDEN:
 		log.Info("hand-over refused", zap.Error(err))
 		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
-	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED:
-		current := errorApproval(err, a)
-		b.updates.enqueue(current, false)
-		b.tell(ctx, to, lateText(current, err), log)
-	case workflow.ENOTFOUND:
-		b.tell(ctx, to, textNotFound, log)
+	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED, workflow.ENOTFOUND:
+		b.tellTooLate(ctx, to, err, a, log)
 	default:
 		// The domain's refusals name people with mentions it wrote itself.
 		log.Info("hand-over refused", zap.Error(err))

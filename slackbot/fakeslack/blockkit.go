@@ -68,6 +68,25 @@ func validateMessageBlocks(raw string) (json.RawMessage, *apiError) {
 
 // validateView checks a modal view for views.open and views.update.
 func validateView(raw json.RawMessage) (map[string]any, *apiError) {
+	return checkView(raw, "modal", func(view map[string]any, c *blockChecker, hasInput bool) {
+		if _, ok := view["title"]; !ok {
+			c.fail("/view/title", "missing required field")
+		}
+		for _, k := range []string{"title", "submit", "close"} {
+			if v, ok := view[k]; ok {
+				c.textObject("/view/"+k, v, maxModalTitleLen)
+			}
+		}
+		if _, ok := view["submit"]; hasInput && !ok {
+			c.fail("/view/submit", "submit is required when a view has input blocks")
+		}
+	})
+}
+
+// checkView parses a view of type typ and checks what every view shares
+// (size, type, IDs, blocks); more adds the checks of its kind, told
+// whether the view has an input block.
+func checkView(raw json.RawMessage, typ string, more func(view map[string]any, c *blockChecker, hasInput bool)) (map[string]any, *apiError) {
 	if len(raw) > maxViewBytes {
 		return nil, errCode("view_too_large")
 	}
@@ -76,16 +95,8 @@ func validateView(raw json.RawMessage) (map[string]any, *apiError) {
 		return nil, &apiError{code: "invalid_arguments", messages: []string{"[ERROR] view must be a JSON object [json-pointer:/view]"}}
 	}
 	c := &blockChecker{blockIDs: map[string]bool{}}
-	if view["type"] != "modal" {
-		c.fail("/view/type", "must be modal")
-	}
-	if _, ok := view["title"]; !ok {
-		c.fail("/view/title", "missing required field")
-	}
-	for _, k := range []string{"title", "submit", "close"} {
-		if v, ok := view[k]; ok {
-			c.textObject("/view/"+k, v, maxModalTitleLen)
-		}
+	if view["type"] != typ {
+		c.fail("/view/type", "must be %s", typ)
 	}
 	c.maxString("/view/private_metadata", view["private_metadata"], maxPrivateMetadata)
 	c.maxString("/view/callback_id", view["callback_id"], maxIDLen)
@@ -102,9 +113,7 @@ func validateView(raw json.RawMessage) (map[string]any, *apiError) {
 		}
 		c.block(fmt.Sprintf("/view/blocks/%d", i), m)
 	}
-	if _, ok := view["submit"]; hasInput && !ok {
-		c.fail("/view/submit", "submit is required when a view has input blocks")
-	}
+	more(view, c, hasInput)
 	if len(c.problems) > 0 {
 		return nil, &apiError{code: "invalid_arguments", messages: c.problems}
 	}

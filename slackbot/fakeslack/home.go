@@ -53,32 +53,7 @@ func (s *Server) viewsPublish(req *apiRequest) (map[string]any, *apiError) {
 
 // validateHomeView checks a view for views.publish.
 func validateHomeView(raw json.RawMessage) (map[string]any, *apiError) {
-	if len(raw) > maxViewBytes {
-		return nil, errCode("view_too_large")
-	}
-	var view map[string]any
-	if err := json.Unmarshal(raw, &view); err != nil || view == nil {
-		return nil, &apiError{code: "invalid_arguments", messages: []string{"[ERROR] view must be a JSON object [json-pointer:/view]"}}
-	}
-	c := &blockChecker{blockIDs: map[string]bool{}}
-	if view["type"] != "home" {
-		c.fail("/view/type", "must be home")
-	}
-	c.maxString("/view/private_metadata", view["private_metadata"], maxPrivateMetadata)
-	c.maxString("/view/callback_id", view["callback_id"], maxIDLen)
-	c.maxString("/view/external_id", view["external_id"], maxIDLen)
-	blocks, _ := view["blocks"].([]any)
-	if len(blocks) > maxModalBlocks {
-		c.fail("/view/blocks", "no more than %d items allowed", maxModalBlocks)
-	}
-	for i, b := range blocks {
-		m, _ := b.(map[string]any)
-		c.block(fmt.Sprintf("/view/blocks/%d", i), m)
-	}
-	if len(c.problems) > 0 {
-		return nil, &apiError{code: "invalid_arguments", messages: c.problems}
-	}
-	return view, nil
+	return checkView(raw, "home", func(map[string]any, *blockChecker, bool) {})
 }
 
 // OpenHome plays user opening the app's Home tab (tab "home") or its
