@@ -29,7 +29,7 @@ func TestApproveDraftEndToEnd(t *testing.T) {
 			t.Errorf("button %q carries %q, want the approval ID", b.Text, b.Value)
 		}
 	}
-	if got, want := strings.Join(labels, "|"), "Approve draft 1|Approve draft 2|Reject|Request changes|Skip"; got != want {
+	if got, want := strings.Join(labels, "|"), "Approve draft 1|Approve draft 2|Approve with comment|Reject|Request changes|Skip|Hand over"; got != want {
 		t.Errorf("buttons = %s, want %s", got, want)
 	}
 	for _, want := range []string{"Publish post", "second draft", "Step Functions", "<@" + alice + ">", "<!subteam^" + editors} {
