@@ -24,16 +24,16 @@ type taskRun struct {
 	timeout Timer
 	beat    Timer
 	beatDur time.Duration
-	// timeoutAt and beatAt are when the timers fall due; seq orders the
-	// attempts of an execution whose timers fall due together.
-	timeoutAt  time.Time
-	beatAt     time.Time
-	seq        uint64
-	timeoutErr *stateError
-	settled    bool
-	closed     bool // the token no longer accepts SendTask*
-	submitted  bool
-	early      func() // a callback outcome that arrived before TaskSubmitted
+	// timeoutAt and beatAt are when the timers fall due (UnixNano); seq
+	// orders the attempts of an execution whose timers fall due together.
+	timeoutAt int64
+	beatAt    int64
+	seq       uint64
+	beatOut   bool // the attempt timed out for want of a heartbeat
+	settled   bool
+	closed    bool // the token no longer accepts SendTask*
+	submitted bool
+	early     func() // a callback outcome that arrived before TaskSubmitted
 }
 
 const waitForTaskToken = ".waitForTaskToken"
@@ -147,7 +147,7 @@ func (r *taskRun) start(ctx context.Context, call task.Call, callback bool, time
 		e.tokens.open.Store(r.token, r)
 	}
 	if timeout > 0 {
-		r.timeoutAt = now.Add(seconds(float64(timeout)))
+		r.timeoutAt = now.Add(seconds(float64(timeout))).UnixNano()
 		r.timeout = e.clock.AfterFunc(seconds(float64(timeout)), func() { r.expired(false) })
 	}
 	if heartbeat > 0 {
@@ -171,7 +171,7 @@ func (r *taskRun) start(ctx context.Context, call task.Call, callback bool, time
 // armBeatLocked (re)starts the HeartbeatSeconds timer.
 func (r *taskRun) armBeatLocked() {
 	e := r.t.x.e
-	r.beatAt = e.clock.Now().Add(r.beatDur)
+	r.beatAt = e.clock.Now().Add(r.beatDur).UnixNano()
 	r.beat = e.clock.AfterFunc(r.beatDur, func() { r.expired(true) })
 }
 
@@ -278,7 +278,7 @@ func (r *taskRun) failLocked(serr *stateError) {
 // once the thread claims it (handleTimeout), or records TaskStateAborted
 // if it is aborted first.
 func (r *taskRun) timeOutLocked(heartbeat bool) {
-	r.timeoutErr = &stateError{Name: errTimeout, heartbeat: heartbeat}
+	r.beatOut = heartbeat
 	if r.lambda {
 		r.t.recordLocked(EventLambdaTimedOut, &ErrorEventDetails{Error: errTimeout})
 	} else {
@@ -295,7 +295,7 @@ func (r *taskRun) handleTimeout() {
 	ok := r.t.claimLocked(r)
 	x.mu.Unlock()
 	if ok {
-		serr := r.timeoutErr
+		serr := &stateError{Name: errTimeout, heartbeat: r.beatOut}
 		r.t.proceed(func() flow { return r.t.fail(serr) })
 	}
 }

@@ -1,9 +1,6 @@
 package sfnlocal
 
-import (
-	"sort"
-	"time"
-)
+import "sort"
 
 // expired runs when an attempt's TimeoutSeconds or HeartbeatSeconds timer
 // fires. Every attempt of the execution whose timer falls due at that
@@ -26,7 +23,7 @@ func (r *taskRun) expired(heartbeat bool) {
 	}
 	batch := x.dueLocked(due)
 	for _, b := range batch {
-		b.timeOutLocked(b.timeout == nil || !b.timeoutAt.Equal(due))
+		b.timeOutLocked(b.timeout == nil || b.timeoutAt != due)
 	}
 	x.mu.Unlock()
 	x.e.spawn(func() {
@@ -55,10 +52,10 @@ func (x *execution) disarmLocked(r *taskRun) {
 
 // dueLocked returns the open attempts with a timer due at due, in the
 // order they were armed.
-func (x *execution) dueLocked(due time.Time) []*taskRun {
+func (x *execution) dueLocked(due int64) []*taskRun {
 	var out []*taskRun
 	for r := range x.armed {
-		if !r.settled && (r.timeout != nil && r.timeoutAt.Equal(due) || r.beat != nil && r.beatAt.Equal(due)) {
+		if !r.settled && (r.timeout != nil && r.timeoutAt == due || r.beat != nil && r.beatAt == due) {
 			out = append(out, r)
 		}
 	}
