@@ -130,7 +130,7 @@ func (e *Engine) SendTaskHeartbeat(ctx context.Context, in SendTaskHeartbeatInpu
 		return taskTimedOut()
 	}
 	if r.beat != nil && r.beat.Stop() {
-		r.beat = e.clock.AfterFunc(r.beatDur, func() { r.timedOut(true) })
+		r.armBeatLocked()
 	}
 	return nil
 }

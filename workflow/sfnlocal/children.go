@@ -11,9 +11,12 @@ import "sort"
 // finished follows that child's last state event, and MapIterationStarted,
 // MapIterationSucceeded and MapIterationFailed follow their iteration's
 // last state event. On success the state's next event follows the last
-// child event (for a Map, the last MapIterationSucceeded); on failure,
-// MapIterationAborted, <Type>StateAborted and <Type>StateFailed all follow
-// the failing child's last state event.
+// child event (for a Map, the last MapIterationSucceeded). On failure
+// every event follows the failing child's last state event: its
+// MapIterationFailed, TaskStateAborted if it failed in a Task state, each
+// other running child's MapIterationAborted and <Type>StateAborted, then
+// <Type>StateFailed (AWS's recording of four Map iterations timing out
+// together, testdata/conformance/map_iterations_timeout.json).
 type group struct {
 	t           *thread
 	isMap       bool
@@ -36,6 +39,7 @@ type group struct {
 // startLocked suspends the parent on the group and starts the first
 // children.
 func (g *group) startLocked() bool {
+	l := g.t.launch
 	if !g.t.suspendLocked(g) {
 		return false
 	}
@@ -46,12 +50,19 @@ func (g *group) startLocked() bool {
 		g.succeedLocked(g.chain)
 		return true
 	}
-	g.launchLocked()
+	g.launchLocked(l)
 	return true
 }
 
-func (g *group) launchLocked() {
+// launchLocked starts children up to MaxConcurrency, in the launch l that
+// runs the calling goroutine, or in a new one when l is nil.
+func (g *group) launchLocked(l *launch) {
 	x := g.t.x
+	fresh := l == nil
+	if fresh {
+		l = &launch{e: x.e}
+	}
+	added := false
 	for !g.settled && g.next < len(g.inputs) && (g.maxConc <= 0 || len(g.running) < g.maxConc) {
 		i := g.next
 		g.next++
@@ -67,7 +78,12 @@ func (g *group) launchLocked() {
 			child.recordLocked(EventMapIterationStarted, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
 		input := g.inputs[i]
-		x.e.spawn(func() { child.begin(input) })
+		child.launch = l
+		l.addBegin(func() { child.begin(input) })
+		added = true
+	}
+	if fresh && added {
+		l.run()
 	}
 }
 
@@ -85,6 +101,10 @@ func (g *group) childDone(i int, child *thread, out any, serr *stateError) {
 			child.recordLocked(EventMapIterationFailed, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
 		if !g.distributed {
+			if child.st.typ == "Task" {
+				child.lastID = last
+				child.recordLocked(StateAborted("Task"), nil)
+			}
 			g.failLocked(serr, last)
 			return
 		}
@@ -106,7 +126,7 @@ func (g *group) childDone(i int, child *thread, out any, serr *stateError) {
 		g.succeedLocked(child.lastID)
 		return
 	}
-	g.launchLocked()
+	g.launchLocked(child.launch)
 }
 
 // exceedsToleranceLocked applies ToleratedFailureCount and
@@ -122,8 +142,9 @@ func (g *group) exceedsToleranceLocked() bool {
 	return g.tolPercent >= 0 && float64(g.failures)*100/float64(len(g.inputs)) > g.tolPercent
 }
 
-// abortChildrenLocked stops the running children, in index order; their
-// abort events follow the event prev.
+// abortChildrenLocked stops the running children, in index order: a Map
+// iteration records MapIterationAborted, then its running state
+// <Type>StateAborted, all following the event prev.
 func (g *group) abortChildrenLocked(prev int64) {
 	idx := make([]int, 0, len(g.running))
 	for i := range g.running {
@@ -132,12 +153,12 @@ func (g *group) abortChildrenLocked(prev int64) {
 	sort.Ints(idx)
 	for _, i := range idx {
 		c := g.running[i]
-		c.lastID = prev
-		c.abortLocked()
 		if g.isMap {
 			c.lastID = prev
 			c.recordAbortLocked(EventMapIterationAborted, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
+		c.lastID = prev
+		c.abortLocked()
 	}
 	g.running = nil
 }

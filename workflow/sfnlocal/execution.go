@@ -137,6 +137,10 @@ type execution struct {
 	cause   string
 	events  []HistoryEvent
 	timer   Timer
+	// armed holds the task attempts whose TimeoutSeconds or
+	// HeartbeatSeconds timer runs; armSeq numbers them in arming order.
+	armed  map[*taskRun]struct{}
+	armSeq uint64
 	// ending is set once the execution is being ended from outside its
 	// states or by the history cap, so the cap does not end it twice.
 	ending bool

@@ -15,15 +15,21 @@ import (
 // taskRun is one attempt of a Task state, from TaskScheduled until it
 // succeeds, fails, times out or is aborted. Fields are guarded by x.mu.
 type taskRun struct {
-	t         *thread
-	token     string
-	lambda    bool
-	resType   string
-	resName   string
-	cancel    context.CancelFunc
-	timeout   Timer
-	beat      Timer
-	beatDur   time.Duration
+	t       *thread
+	token   string
+	lambda  bool
+	resType string
+	resName string
+	cancel  context.CancelFunc
+	timeout Timer
+	beat    Timer
+	beatDur time.Duration
+	// timeoutAt and beatAt are when the timers fall due (UnixNano); seq
+	// orders the attempts of an execution whose timers fall due together.
+	timeoutAt int64
+	beatAt    int64
+	seq       uint64
+	beatOut   bool // the attempt timed out for want of a heartbeat
 	settled   bool
 	closed    bool // the token no longer accepts SendTask*
 	submitted bool
@@ -87,53 +93,86 @@ func (t *thread) runTask() flow {
 	}
 	if run.lambda {
 		t.record(EventLambdaScheduled, &LambdaFunctionScheduledEventDetails{Resource: st.resource, Input: paramText, InputDetails: notTruncated, TimeoutInSeconds: tos})
-		t.record(EventLambdaStarted, nil)
 	} else {
 		t.record(EventTaskScheduled, &TaskScheduledEventDetails{ResourceType: run.resType, Resource: run.resName, Region: e.region,
 			Parameters: paramText, TimeoutInSeconds: tos, HeartbeatInSeconds: hbs})
-		t.record(EventTaskStarted, &TaskEventDetails{ResourceType: run.resType, Resource: run.resName})
 	}
 
-	now := e.clock.Now()
 	call := task.Call{Resource: st.resource, Parameters: []byte(paramText), StateMachineARN: x.m.arn, ExecutionARN: x.arn,
 		StateName: st.name, TaskToken: t.token, Attempt: t.retryCount, TestCase: x.testCase}
 	if creds != nil {
 		call.Credentials = rawJSON(creds)
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
-	if timeout > 0 {
-		call.Deadline = now.Add(seconds(float64(timeout)))
-	}
 	run.cancel = cancel
 
 	x.mu.Lock()
+	l := t.launch
 	if !t.suspendLocked(run) {
 		x.mu.Unlock()
 		cancel()
 		return flowEnd
 	}
+	x.mu.Unlock()
+	start := func() { run.start(ctx, call, callback, timeout, heartbeat) }
+	if l != nil {
+		l.addStart(start)
+	} else {
+		start()
+	}
+	return flowSuspend
+}
+
+// start records TaskStarted, arms the attempt's timers and calls the
+// integration, unless the attempt was aborted since TaskScheduled.
+func (r *taskRun) start(ctx context.Context, call task.Call, callback bool, timeout, heartbeat int64) {
+	t := r.t
+	x := t.x
+	e := x.e
+	x.mu.Lock()
+	if r.settled {
+		x.mu.Unlock()
+		return
+	}
+	if r.lambda {
+		t.recordLocked(EventLambdaStarted, nil)
+	} else {
+		t.recordLocked(EventTaskStarted, &TaskEventDetails{ResourceType: r.resType, Resource: r.resName})
+	}
+	now := e.clock.Now()
+	if timeout > 0 {
+		call.Deadline = now.Add(seconds(float64(timeout)))
+	}
 	if callback {
-		e.tokens.open.Store(run.token, run)
+		e.tokens.open.Store(r.token, r)
 	}
 	if timeout > 0 {
-		run.timeout = e.clock.AfterFunc(seconds(float64(timeout)), func() { run.timedOut(false) })
+		r.timeoutAt = now.Add(seconds(float64(timeout))).UnixNano()
+		r.timeout = e.clock.AfterFunc(seconds(float64(timeout)), func() { r.expired(false) })
 	}
 	if heartbeat > 0 {
-		run.beatDur = seconds(float64(heartbeat))
-		run.beat = e.clock.AfterFunc(run.beatDur, func() { run.timedOut(true) })
+		r.beatDur = seconds(float64(heartbeat))
+		r.armBeatLocked()
 	}
+	x.armLocked(r)
 	x.mu.Unlock()
 
-	integ := e.integrationFor(st.resource)
+	integ := e.integrationFor(call.Resource)
 	e.spawn(func() {
 		if integ == nil {
-			run.invoked(nil, &task.Failure{Name: errRuntime, Cause: "No integration runs the resource " + st.resource})
+			r.invoked(nil, &task.Failure{Name: errRuntime, Cause: "No integration runs the resource " + call.Resource})
 			return
 		}
 		out, err := integ.Invoke(ctx, call)
-		run.invoked(out, err)
+		r.invoked(out, err)
 	})
-	return flowSuspend
+}
+
+// armBeatLocked (re)starts the HeartbeatSeconds timer.
+func (r *taskRun) armBeatLocked() {
+	e := r.t.x.e
+	r.beatAt = e.clock.Now().Add(r.beatDur).UnixNano()
+	r.beat = e.clock.AfterFunc(r.beatDur, func() { r.expired(true) })
 }
 
 // taskTimeouts evaluates TimeoutSeconds[Path] and HeartbeatSeconds[Path];
@@ -234,22 +273,31 @@ func (r *taskRun) failLocked(serr *stateError) {
 	r.settleLocked(func() flow { return r.t.fail(serr) })
 }
 
-// timedOut ends the attempt when TimeoutSeconds or HeartbeatSeconds runs
-// out; both record States.Timeout.
-func (r *taskRun) timedOut(heartbeat bool) {
-	x := r.t.x
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if r.settled {
-		return
-	}
-	serr := &stateError{Name: errTimeout, heartbeat: heartbeat}
+// timeOutLocked records that TimeoutSeconds or HeartbeatSeconds ran out
+// (both States.Timeout) and ends the attempt; the state handles the error
+// once the thread claims it (handleTimeout), or records TaskStateAborted
+// if it is aborted first.
+func (r *taskRun) timeOutLocked(heartbeat bool) {
+	r.beatOut = heartbeat
 	if r.lambda {
 		r.t.recordLocked(EventLambdaTimedOut, &ErrorEventDetails{Error: errTimeout})
 	} else {
 		r.t.recordLocked(EventTaskTimedOut, &TaskErrorEventDetails{ResourceType: r.resType, Resource: r.resName, Error: errTimeout})
 	}
-	r.settleLocked(func() flow { return r.t.fail(serr) })
+	r.releaseLocked()
+}
+
+// handleTimeout hands a recorded timeout to the state's Retry and Catch,
+// in the calling goroutine.
+func (r *taskRun) handleTimeout() {
+	x := r.t.x
+	x.mu.Lock()
+	ok := r.t.claimLocked(r)
+	x.mu.Unlock()
+	if ok {
+		serr := &stateError{Name: errTimeout, heartbeat: r.beatOut}
+		r.t.proceed(func() flow { return r.t.fail(serr) })
+	}
 }
 
 // settleLocked ends the attempt and resumes the thread with step.
@@ -265,6 +313,7 @@ func (r *taskRun) settleLocked(step func() flow) {
 // releaseLocked closes the token and stops the attempt's timers and call.
 func (r *taskRun) releaseLocked() {
 	r.settled = true
+	r.t.x.disarmLocked(r)
 	r.closeTokenLocked()
 	if r.timeout != nil {
 		r.timeout.Stop()

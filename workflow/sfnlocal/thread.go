@@ -35,6 +35,9 @@ type thread struct {
 	// guarded by x.mu
 	lastID  int64
 	pending pendingOp
+	// launch runs the thread from its start until it first suspends; nil
+	// after that and for a thread no launch started.
+	launch *launch
 
 	// owned by the goroutine driving the thread
 	st    *state
@@ -103,12 +106,15 @@ func (t *thread) run(f flow) {
 
 // resume continues a suspended thread in a new goroutine with step's flow.
 func (t *thread) resume(step func() flow) {
-	t.x.e.spawn(func() {
-		if t.aborted.Load() {
-			return
-		}
-		t.run(step())
-	})
+	t.x.e.spawn(func() { t.proceed(step) })
+}
+
+// proceed continues a suspended thread in the calling goroutine.
+func (t *thread) proceed(step func() flow) {
+	if t.aborted.Load() {
+		return
+	}
+	t.run(step())
 }
 
 func (t *thread) enter() {
@@ -179,7 +185,10 @@ func (t *thread) lastIDLocked() int64 {
 }
 
 // suspend registers what the thread waits for; false if it was aborted.
+// From then on another goroutine may resume the thread: it leaves its
+// launch.
 func (t *thread) suspendLocked(p pendingOp) bool {
+	t.launch = nil
 	if t.aborted.Load() {
 		return false
 	}
