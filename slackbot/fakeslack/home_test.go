@@ -136,7 +136,9 @@ func TestUsersSelectSubmission(t *testing.T) {
 func TestUsersSelectLeftEmpty(t *testing.T) {
 	s := newServer(t, fakeslack.Options{})
 	api := newAPI(t, s, s.BotToken())
-	text := func(s string) *slack.TextBlockObject { return slack.NewTextBlockObject(slack.PlainTextType, s, false, false) }
+	text := func(s string) *slack.TextBlockObject {
+		return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
+	}
 	cc := slack.NewInputBlock("cc", text("Copy"), nil, slack.NewOptionsSelectBlockElement(slack.OptTypeUser, text("Pick"), "who"))
 	cc.Optional = true
 	view := slack.ModalViewRequest{Type: slack.VTModal, Title: text("Hand over"), Submit: text("Go"),
