@@ -84,7 +84,8 @@ func (h *Handler) handled(ctx context.Context, envelopeID string, sendErr error)
 	return ack, nil
 }
 
-// click sends a button click as the person.
+// click sends a button click as the person: on a message, or with container "home" on their
+// Home tab.
 func (h *Handler) click(w http.ResponseWriter, r *http.Request) {
 	p, err := h.form(w, r)
 	if err != nil {
@@ -92,9 +93,17 @@ func (h *Handler) click(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
+	if f.Get("container") == homeTab {
+		h.clickHome(w, r, p)
+		return
+	}
 	channel, ts, actionID, value := f.Get("channel"), f.Get("ts"), f.Get("action_id"), f.Get("value")
 	if channel == "" || ts == "" || actionID == "" {
 		writeError(w, http.StatusBadRequest, badRequest("channel, ts and action_id are required"))
+		return
+	}
+	if err := canSee(p, channel); err != nil {
+		writeError(w, http.StatusForbidden, err)
 		return
 	}
 	var id string
@@ -128,7 +137,7 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, errors.New("the app changed this modal meanwhile; check it and submit again"))
 		return
 	}
-	values, errs, err := submission(view.View, r.PostForm)
+	values, errs, err := submission(view.View, r.PostForm, h.ws)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, badRequest("%v", err))
 		return
@@ -187,6 +196,10 @@ func (h *Handler) message(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, badRequest("channel and text are required"))
 		return
 	}
+	if err := canSee(p, channel); err != nil {
+		writeError(w, http.StatusForbidden, err)
+		return
+	}
 	if !strings.HasPrefix(text, "/") {
 		if _, err := h.slack.PostMessageAs(p.ID, channel, "", slackEscape(text)); err != nil {
 			writeError(w, http.StatusBadRequest, badRequest("%v", err))
@@ -210,6 +223,14 @@ func (h *Handler) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+// canSee refuses a channel the person cannot see: another person's direct message with the app.
+func canSee(p Person, channel string) error {
+	if owner := fakeslack.DMUser(channel); owner != "" && owner != p.ID {
+		return &refusal{http.StatusForbidden, "only the person of a direct message sees it"}
+	}
+	return nil
 }
 
 // slackEscape escapes what a person types as Slack stores it.

@@ -31,6 +31,7 @@ type block struct {
 	InitialOption *option       `json:"initial_option"`
 	InitialOpts   []option      `json:"initial_options"`
 	InitialValue  string        `json:"initial_value"`
+	InitialUser   string        `json:"initial_user"`
 	Multiline     bool          `json:"multiline"`
 	MinLength     int           `json:"min_length"`
 	MaxLength     int           `json:"max_length"`

@@ -48,8 +48,10 @@ const screenshotEnv = "STAND_IN_SCREENSHOT"
 // workflow from the panel, see the request, click Approve as the stranger (refused privately),
 // list what waits with /approvals pending, ask for changes as the approver in the modal (a
 // validation error first), see the redrafted
-// request, approve draft 2, see the execution succeed and the message lose its buttons. The
-// page is loaded once per person; everything after that arrives live.
+// request, approve draft 2, see the execution succeed and the message lose its buttons; stop a
+// second execution from the panel; hand a fourth request over to the stranger through the
+// modal's user picker (Slack's and then the bot's errors first), and have her approve it from
+// her App Home. The page is loaded once per person and tab; everything after that arrives live.
 func TestBrowserWalkthrough(t *testing.T) {
 	chromium := findChromium(t)
 	w := startWalkthrough(t)
@@ -88,6 +90,19 @@ func TestBrowserWalkthrough(t *testing.T) {
 			_, err := chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Minute))(ctx, tg)
 			return err
 		}))
+	}
+
+	// The modal is rendered again when its view changes (after an answer
+	// with errors, say), keeping what was typed; a node chromedp found can
+	// be gone by the time it acts on it, so the modal's picker and submit
+	// button are driven by one script each, run where they are now.
+	pick := func(what, user string) {
+		t.Helper()
+		poll(what, `(() => { const s = document.querySelector('form.modal select.b-users'); if (!s) return false; s.value = '`+user+`'; return s.value === '`+user+`'; })()`)
+	}
+	submitModal := func(what string) {
+		t.Helper()
+		poll(what, `(() => { const b = document.querySelector('form.modal button[type=submit]'); if (!b || b.disabled) return false; b.click(); return true; })()`)
 	}
 
 	// Bob starts the publish workflow with its sample input.
@@ -187,6 +202,46 @@ func TestBrowserWalkthrough(t *testing.T) {
 	)
 	poll("its request closes", `!document.querySelector('#`+msgID(third.TS)+` button') && document.querySelector('#`+msgID(third.TS)+`').textContent.includes('Cancelled')`)
 	shot("07-stopped.png")
+
+	// A fourth request: Alice hands it to Mallory through the modal's user picker.
+	step("start a fourth one", chromedp.Click(chromedp.CSS(`#start-button`)))
+	fourth := w.request(t, 4)
+	step("alice clicks Hand over",
+		chromedp.Click(chromedp.CSS(`#`+msgID(fourth.TS)+` button[data-action-id="delegate"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`form.modal select.b-users`)),
+	)
+	submitModal("submit it without picking anyone")
+	poll("Slack's own error under the picker",
+		`document.querySelector('.b-input[data-block-id="delegate"].has-error .b-error')?.textContent === 'Please complete this required field.'`)
+	pick("alice picks herself", alice)
+	submitModal("and submits")
+	poll("the bot's error under the picker",
+		`document.querySelector('.b-input[data-block-id="delegate"].has-error .b-error')?.textContent === 'You cannot hand a request to yourself.'`)
+	pick("alice picks mallory", mallory)
+	shot("08-hand-over.png")
+	submitModal("hand over")
+	step("the modal closes", chromedp.WaitNotPresent(chromedp.CSS(`form.modal`)))
+	poll("the hand-over is a reply in the request's thread",
+		`document.querySelector('#`+msgID(fourth.TS)+` .thread')?.textContent.includes('@alice handed this request to @mallory, who may decide it now.')`)
+
+	// Mallory opens the app's Home tab and approves draft 1 from there.
+	step("act as mallory, in the app's Home tab",
+		chromedp.Click(chromedp.CSS(`.people a[href*="`+mallory+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)),
+		chromedp.Click(chromedp.CSS(`#channels a[data-channel="home"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)),
+		chromedp.WaitVisible(chromedp.CSS(`#home-view button[data-action-id="approve_draft_0"]`)),
+	)
+	poll("her Home says the request was handed to her", `document.querySelector('#home-view').textContent.includes('handed to you by @alice')`)
+	shot("09-home.png")
+	step("mallory approves draft 1 from her Home", chromedp.Click(chromedp.CSS(`#home-view button[data-action-id="approve_draft_0"]`)))
+	poll("her Home lists it as decided by her, with nothing left to decide",
+		`!document.querySelector('#home-view button') && document.querySelector('#home-view').textContent.includes('✅ Approved draft 1')`)
+	shot("10-home-decided.png")
+	if m, _ := w.stack.Slack.Message(channel, fourth.TS); len(fakeslack.ButtonActions(m.Blocks)) != 0 {
+		t.Errorf("the request approved from the Home keeps its buttons: %s", m.Text)
+	}
+	step("back in #publishing", chromedp.Click(chromedp.CSS(`#channels a[data-channel="`+channel+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	poll("the request says mallory approved it",
+		`!document.querySelector('#`+msgID(fourth.TS)+` button') && document.querySelector('#`+msgID(fourth.TS)+`').textContent.includes('Approved draft 1 by @mallory')`)
 }
 
 // walkthrough is the product running locally with the page in front of it.

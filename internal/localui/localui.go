@@ -101,6 +101,7 @@ func (h *Handler) routes() http.Handler {
 	mux.HandleFunc("GET /execution", h.execution)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("POST /click", h.click)
+	mux.HandleFunc("POST /home", h.openHome)
 	mux.HandleFunc("POST /submit", h.submit)
 	mux.HandleFunc("POST /close", h.closeView)
 	mux.HandleFunc("POST /message", h.message)

@@ -53,7 +53,11 @@ func (h *Handler) messagesFragment(v viewer) fragment {
 		slices.SortStableFunc(top[i].replies, byTS)
 	}
 	slices.SortStableFunc(top, byTS)
-	if len(top) == 0 {
+	switch {
+	case len(top) == 0 && fakeslack.DMUser(v.channel) != "":
+		return newFragment(fmt.Sprintf(`<p class="empty" id="empty">No messages from %s yet. A request whose channel is your user ID (<code>%s</code>) arrives here, where only you see it.</p>`,
+			html.EscapeString(h.opts.AppName), html.EscapeString(v.as.ID)))
+	case len(top) == 0:
 		return newFragment(fmt.Sprintf(`<p class="empty" id="empty">Nothing in #%s yet. Start an execution in the panel on the right, or type <code>/approvals pending</code>.</p>`,
 			html.EscapeString(h.channelName(v.channel))))
 	}

@@ -87,7 +87,7 @@ func (r *renderer) input(bl block, index int, errText string) string {
 	if bl.Element == nil {
 		b.WriteString(unsupported("input without an element"))
 	} else {
-		b.WriteString(inputElement(*bl.Element, name))
+		b.WriteString(r.inputElement(*bl.Element, name))
 	}
 	if bl.Hint != nil {
 		b.WriteString(`<div class="b-hint">` + plainText(bl.Hint.Text) + `</div>`)
@@ -96,7 +96,9 @@ func (r *renderer) input(bl block, index int, errText string) string {
 	return b.String()
 }
 
-func inputElement(e block, name string) string {
+// inputElement renders an input's element as a form control. A users_select offers the
+// workspace's people, as Slack's picker offers the workspace's members.
+func (r *renderer) inputElement(e block, name string) string {
 	var b strings.Builder
 	placeholder := ""
 	if e.Placeholder != nil {
@@ -159,6 +161,16 @@ func inputElement(e block, name string) string {
 			b.WriteString(`</optgroup>`)
 		}
 		b.WriteString(`</select>`)
+	case "users_select":
+		fmt.Fprintf(&b, `<select id="%s" name="%s" class="b-users"><option value="">%s</option>`, name, name, html.EscapeString(placeholder))
+		for _, p := range r.ws.People {
+			selected := ""
+			if e.InitialUser == p.ID {
+				selected = " selected"
+			}
+			fmt.Fprintf(&b, `<option value="%s"%s>%s (@%s)</option>`, attr(p.ID), selected, html.EscapeString(p.RealName), html.EscapeString(p.Name))
+		}
+		b.WriteString(`</select>`)
 	default:
 		b.WriteString(unsupported(e.Type + " input"))
 	}
@@ -180,9 +192,9 @@ func isInitial(e block, o option) bool {
 // submission reads a submitted modal form into the view's state.values, shaped as Slack sends
 // them (block_id → action_id → element state). errs, by block_id, are what Slack itself answers
 // before sending anything: a required input left empty, text shorter than min_length or longer
-// than max_length. A form that does not fit the view (an option that does not exist) is an
-// error.
-func submission(view json.RawMessage, form url.Values) (values map[string]map[string]any, errs map[string]string, err error) {
+// than max_length. A form that does not fit the view (an option that does not exist, a user
+// who is not one of the workspace's people) is an error.
+func submission(view json.RawMessage, form url.Values, ws Workspace) (values map[string]map[string]any, errs map[string]string, err error) {
 	var m struct {
 		Blocks []map[string]any `json:"blocks"`
 	}
@@ -228,6 +240,15 @@ func submission(view json.RawMessage, form url.Values) (values map[string]map[st
 					return nil, nil, fmt.Errorf("input %q: %w", blockID, err)
 				}
 				state["selected_option"] = o
+				empty = false
+			}
+		case "users_select":
+			state["selected_user"] = nil
+			if v := form.Get(name); v != "" {
+				if _, ok := ws.Person(v); !ok {
+					return nil, nil, fmt.Errorf("input %q: %q is not one of the workspace's people", blockID, v)
+				}
+				state["selected_user"] = v
 				empty = false
 			}
 		case "checkboxes":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 func viewJSON(t *testing.T, v slack.ModalViewRequest) json.RawMessage {
@@ -30,6 +31,11 @@ func TestProductModals(t *testing.T) {
 		"modal_reject": {ID: "V1", Hash: "h1", View: viewJSON(t, slackbot.RejectModal(request()))},
 		"modal_revise_error": {ID: "V2", Hash: "h2", View: viewJSON(t, slackbot.ReviseModal(request())),
 			Errors: map[string]string{"feedback": "Choose a change above or describe what should change."}},
+		"modal_approve_comment_required": {ID: "V3", Hash: "h3", View: viewJSON(t, slackbot.ApproveModal(policyRequest(), workflow.NoDraft)),
+			Errors: map[string]string{"comment": "This request needs a comment to approve it."}},
+		"modal_reject_reason_required": {ID: "V4", Hash: "h4", View: viewJSON(t, slackbot.RejectModal(policyRequest()))},
+		"modal_delegate": {ID: "V5", Hash: "h5", View: viewJSON(t, slackbot.DelegateModal(policyRequest())),
+			Errors: map[string]string{"delegate": "You cannot hand a request to yourself."}},
 	}
 	for name, v := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -39,12 +45,68 @@ func TestProductModals(t *testing.T) {
 	}
 }
 
+// policyRequest is request under a policy: two approvals, one of them already given, comments
+// required to approve and reject, hand-overs allowed.
+func policyRequest() workflow.Approval {
+	a := request()
+	a.Policy = workflow.Policy{Quorum: 2, RequireComment: []workflow.Action{workflow.ActionApprove, workflow.ActionReject}, AllowDelegation: true}
+	a.Votes = []workflow.Vote{{UserID: "U0CAROL", DraftIndex: 0, At: decided}}
+	return a
+}
+
+// The hand-over modal's user picker offers the workspace's people; the person picked reaches the
+// bot as slack-go reads a users_select, and Slack's own checks come first.
+func TestUsersSelect(t *testing.T) {
+	t.Parallel()
+	view := viewJSON(t, slackbot.DelegateModal(policyRequest()))
+	html := testRenderer("U0ALICE").modal(fakeslack.View{ID: "V1", Hash: "h", View: view})
+	for _, p := range DefaultWorkspace().People {
+		if want := `<option value="` + p.ID + `">` + p.RealName + ` (@` + p.Name + `)</option>`; !strings.Contains(html, want) {
+			t.Errorf("the picker does not offer %s:\n%s", want, html)
+		}
+	}
+	// Blocks: 0 the question, 1 the picker.
+	values, errs, err := submission(view, url.Values{"in-1": {"U0CAROL"}}, DefaultWorkspace())
+	if err != nil || errs != nil {
+		t.Fatalf("submission = %v, %v", errs, err)
+	}
+	raw, err := json.Marshal(map[string]any{"values": values})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state slack.ViewState
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatalf("slack-go cannot read the state %s: %v", raw, err)
+	}
+	if got := state.Values["delegate"]["delegate"]; got.Type != "users_select" || got.SelectedUser != "U0CAROL" {
+		t.Errorf("delegate = %+v", got)
+	}
+	if _, errs, err := submission(view, url.Values{}, DefaultWorkspace()); err != nil || errs["delegate"] != errRequired {
+		t.Errorf("nobody picked: %v, %v", errs, err)
+	}
+	if _, _, err := submission(view, url.Values{"in-1": {"U0NOBODY"}}, DefaultWorkspace()); err == nil {
+		t.Error("somebody outside the workspace was picked")
+	}
+	optional := json.RawMessage(`{"type":"modal","blocks":[{"type":"input","block_id":"cc","optional":true,"label":{"type":"plain_text","text":"Copy"},
+		"element":{"type":"users_select","action_id":"who","initial_user":"U0BOB"}}]}`)
+	values, errs, err = submission(optional, url.Values{}, DefaultWorkspace())
+	if err != nil || errs != nil {
+		t.Fatalf("an optional picker left empty: %v, %v", errs, err)
+	}
+	if got, _ := json.Marshal(values); string(got) != `{"cc":{"who":{"selected_user":null,"type":"users_select"}}}` {
+		t.Errorf("an optional picker left empty = %s", got)
+	}
+	if html := testRenderer("").modal(fakeslack.View{ID: "V2", View: optional}); !strings.Contains(html, `<option value="U0BOB" selected>`) {
+		t.Errorf("initial_user is not selected:\n%s", html)
+	}
+}
+
 // The form of the revise modal becomes the view_submission state the bot reads with slack-go.
 func TestSubmissionAsTheBotReadsIt(t *testing.T) {
 	t.Parallel()
 	view := viewJSON(t, slackbot.ReviseModal(request()))
 	// Blocks: 0 the question, 1 the presets, 2 the feedback.
-	values, errs, err := submission(view, url.Values{"in-1": {"1"}, "in-2": {"Lead with the benefit."}})
+	values, errs, err := submission(view, url.Values{"in-1": {"1"}, "in-2": {"Lead with the benefit."}}, DefaultWorkspace())
 	if err != nil || errs != nil {
 		t.Fatalf("submission = %v, %v", errs, err)
 	}
@@ -101,7 +163,7 @@ func TestSubmission(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			values, errs, err := submission(view, tt.form)
+			values, errs, err := submission(view, tt.form, DefaultWorkspace())
 			if (err != nil) != tt.invalid {
 				t.Fatalf("error = %v, want one: %v", err, tt.invalid)
 			}

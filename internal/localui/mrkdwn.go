@@ -28,7 +28,8 @@ const (
 )
 
 // mrkdwn renders Slack mrkdwn: *bold*, _italic_, ~strike~, `code`, ```preformatted```, > quotes,
-// links, user, group, channel and broadcast mentions, and <!date^…> tokens. The three entities
+// links, user, group, channel and broadcast mentions, <!date^…> tokens and :emoji: names (those
+// the stand-in knows, outside code). The three entities
 // Slack escapes (&amp; &lt; &gt;) are read back as the characters they stand for.
 func (r *renderer) mrkdwn(text string) string {
 	var b strings.Builder
@@ -109,7 +110,7 @@ func (r *renderer) inline(line string) string {
 		for j < len(runes) && runes[j] != '`' {
 			j++
 		}
-		b.WriteString(r.emphasis(runes[i:j], tokens))
+		b.WriteString(r.emphasis([]rune(emoji(string(runes[i:j]))), tokens))
 		i = j
 	}
 	return b.String()

@@ -53,11 +53,13 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	panelDue := true
 	for {
 		changed := h.slack.Changed()
-		parts := []part{
-			{"channels", h.channelsFragment(v)},
-			{"messages", h.messagesFragment(v)},
-			{"modal", h.modalFragment(v)},
+		parts := []part{{"channels", h.channelsFragment(v)}}
+		if v.home() {
+			parts = append(parts, part{"home", h.homeFragment(v)})
+		} else {
+			parts = append(parts, part{"messages", h.messagesFragment(v)})
 		}
+		parts = append(parts, part{"modal", h.modalFragment(v)})
 		if panelDue && h.opts.Executions != nil {
 			ctx, cancel := context.WithTimeout(r.Context(), h.opts.ActionTimeout)
 			machines, executions := h.panel(ctx, false)

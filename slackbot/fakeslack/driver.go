@@ -125,7 +125,8 @@ func (s *Server) showAckLocked(ack json.RawMessage, user, channel string) {
 // block_id -> action_id -> element state, e.g.
 // {"reason": {"text": {"type": "plain_text_input", "value": "nope"}}},
 // {"preset": {"choice": {"type": "radio_buttons", "selected_option": {"value": "Shorter"}}}} or
-// {"to": {"who": {"type": "users_select", "selected_user": "U0BOB"}}}.
+// {"to": {"who": {"type": "users_select", "selected_user": "U0BOB"}}} ("selected_user": nil for an
+// optional picker left empty, as Slack sends it).
 // Every block_id/action_id must name an input block of the view. The ack decides what happens to
 // the view: response_action "errors" keeps it open with the errors (View.Errors), "push" keeps it
 // open, "update" replaces it, anything else closes it.
@@ -189,7 +190,10 @@ func (s *Server) applySubmissionAckLocked(v *View, ack json.RawMessage) {
 }
 
 func checkInputs(view map[string]any, values map[string]map[string]any) error {
-	type input struct{ actionID, kind string }
+	type input struct {
+		actionID, kind string
+		optional       bool
+	}
 	inputs := map[string]input{}
 	blocks, _ := view["blocks"].([]any)
 	for _, b := range blocks {
@@ -201,7 +205,8 @@ func checkInputs(view map[string]any, values map[string]map[string]any) error {
 		el, _ := m["element"].(map[string]any)
 		actionID, _ := el["action_id"].(string)
 		kind, _ := el["type"].(string)
-		inputs[blockID] = input{actionID, kind}
+		optional, _ := m["optional"].(bool)
+		inputs[blockID] = input{actionID, kind, optional}
 	}
 	for blockID, actions := range values {
 		in, ok := inputs[blockID]
@@ -216,8 +221,12 @@ func checkInputs(view map[string]any, values map[string]map[string]any) error {
 				continue
 			}
 			st, _ := state.(map[string]any)
-			if u, _ := st["selected_user"].(string); !userIDPattern.MatchString(u) {
-				return fmt.Errorf("fakeslack: users_select %q needs selected_user, a user ID", blockID)
+			u, present := st["selected_user"]
+			if in.optional && present && u == nil {
+				continue // an optional picker left empty: Slack sends "selected_user": null
+			}
+			if id, _ := u.(string); !userIDPattern.MatchString(id) {
+				return fmt.Errorf("fakeslack: users_select %q needs selected_user, a user ID (null only when the input is optional)", blockID)
 			}
 		}
 	}

@@ -130,3 +130,41 @@ func TestUsersSelectSubmission(t *testing.T) {
 		t.Errorf("selected_user = %q", got)
 	}
 }
+
+// An optional users_select left empty is submitted as Slack sends it, "selected_user": null; a
+// required one cannot be.
+func TestUsersSelectLeftEmpty(t *testing.T) {
+	s := newServer(t, fakeslack.Options{})
+	api := newAPI(t, s, s.BotToken())
+	text := func(s string) *slack.TextBlockObject {
+		return slack.NewTextBlockObject(slack.PlainTextType, s, false, false)
+	}
+	cc := slack.NewInputBlock("cc", text("Copy"), nil, slack.NewOptionsSelectBlockElement(slack.OptTypeUser, text("Pick"), "who"))
+	cc.Optional = true
+	view := slack.ModalViewRequest{Type: slack.VTModal, Title: text("Hand over"), Submit: text("Go"),
+		Blocks: slack.Blocks{BlockSet: []slack.Block{
+			slack.NewInputBlock("to", text("To"), nil, slack.NewOptionsSelectBlockElement(slack.OptTypeUser, text("Pick"), "who")),
+			cc,
+		}}}
+	resp, err := api.OpenViewContext(context.Background(), s.NewTrigger("U0ALICE"), view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := map[string]any{"type": "users_select", "selected_user": nil}
+	if _, err := s.Submit("U0ALICE", resp.ID, map[string]map[string]any{"to": {"who": empty}}); err == nil {
+		t.Error("a required users_select was submitted empty")
+	}
+	b := startBot(t, s)
+	if _, err := s.Submit("U0ALICE", resp.ID, map[string]map[string]any{
+		"to": {"who": map[string]any{"type": "users_select", "selected_user": "U0BOB"}},
+		"cc": {"who": empty},
+	}); err != nil {
+		t.Fatalf("an optional users_select left empty: %v", err)
+	}
+	e := b.next(t, socketmode.EventTypeInteractive)
+	b.ack(t, e.Request, nil)
+	values := e.Data.(slack.InteractionCallback).View.State.Values
+	if got := values["cc"]["who"]; got.Type != "users_select" || got.SelectedUser != "" {
+		t.Errorf("cc = %+v", got)
+	}
+}

@@ -118,6 +118,7 @@ const parts = {
     formatDates(box);
     if (atBottom) box.scrollTop = box.scrollHeight;
   },
+  home(f) { replaceIfChanged($('#home'), f); },
   modal(f) { showModal(f); },
   machines(f) {
     const sel = $('#state-machine');
@@ -160,17 +161,17 @@ function listen() {
 // ---- messages -----------------------------------------------------------------------------
 
 document.addEventListener('click', async e => {
-  const button = e.target.closest('.msg-body button[data-action-id]');
+  const button = e.target.closest('.msg-body button[data-action-id], #home button[data-action-id]');
   if (!button || button.disabled) return;
-  const msg = button.closest('[data-ts]');
   if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
   if (button.dataset.url) window.open(button.dataset.url, '_blank', 'noopener');
+  const msg = button.closest('[data-ts]');
+  const data = msg
+    ? { channel: msg.dataset.channel, ts: msg.dataset.ts, ephemeral: msg.dataset.ephemeral || 'false' }
+    : { container: 'home' };
   button.disabled = true;
   button.classList.add('busy');
-  const res = await post('/click', {
-    as: me(), channel: msg.dataset.channel, ts: msg.dataset.ts, action_id: button.dataset.actionId,
-    value: button.dataset.value, ephemeral: msg.dataset.ephemeral || 'false',
-  });
+  const res = await post('/click', { as: me(), action_id: button.dataset.actionId, value: button.dataset.value, ...data });
   button.disabled = false;
   button.classList.remove('busy');
   if (!res.ok) toast(res.json.error);
@@ -191,6 +192,19 @@ $('#composer')?.addEventListener('submit', async e => {
 $('#as')?.addEventListener('change', e => {
   location.href = '/?' + new URLSearchParams({ as: e.target.value, c: here() });
 });
+
+// ---- the app's tabs ------------------------------------------------------------------------
+
+// Opening the app's Home tab, or its Messages tab (the direct message), tells the app as Slack
+// does (app_home_opened); the Home it publishes arrives live.
+async function openAppTab() {
+  if (here() === 'home') {
+    const res = await post('/home', { as: me(), tab: 'home' });
+    if (!res.ok) toast(res.json.error);
+  } else if (/^D[UW]/.test(here())) {
+    await post('/home', { as: me(), tab: 'messages' });
+  }
+}
 
 // ---- the modal ----------------------------------------------------------------------------
 
@@ -368,3 +382,4 @@ machineChosen(true);
   else if (box) box.scrollTop = box.scrollHeight;
 }
 listen();
+openAppTab();
