@@ -64,12 +64,14 @@ type conformanceFixture struct {
 
 // fixtureTask is one answer of a Task state: a result (for a callback,
 // what TaskSubmitted records), an error, or no answer until the attempt
-// ends.
+// ends. LargeResult, instead of Result, answers a JSON string of that many
+// "a"s: a recorded function's oversized answer, kept out of the file.
 type fixtureTask struct {
-	Result json.RawMessage `json:"result"`
-	Error  string          `json:"error"`
-	Cause  string          `json:"cause"`
-	Hang   bool            `json:"hang"`
+	Result      json.RawMessage `json:"result"`
+	LargeResult int             `json:"largeResult"`
+	Error       string          `json:"error"`
+	Cause       string          `json:"cause"`
+	Hang        bool            `json:"hang"`
 }
 
 // fixtureStep first waits until the history holds AfterEvents events,
@@ -117,6 +119,8 @@ func (f *fixtureIntegration) Invoke(ctx context.Context, call task.Call) (json.R
 		return nil, ctx.Err()
 	case next.Error != "" || next.Cause != "":
 		return nil, &task.Failure{Name: next.Error, Cause: next.Cause}
+	case next.LargeResult > 0:
+		return json.RawMessage(`"` + strings.Repeat("a", next.LargeResult) + `"`), nil
 	case next.Result == nil:
 		return json.RawMessage(`{}`), nil
 	}
