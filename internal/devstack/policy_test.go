@@ -253,16 +253,7 @@ func TestDeadlineLifecycleEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var request fakeslack.Message
-	e.waitFor("the request in Slack", func() bool {
-		for _, m := range e.stack.Slack.Messages(channel) {
-			if len(fakeslack.ButtonActions(m.Blocks)) > 0 {
-				request = m
-				return true
-			}
-		}
-		return false
-	})
+	request := e.requestWithButtons(channel)
 	notes := func(prefix string) int {
 		n := 0
 		for _, m := range e.stack.Slack.Replies(channel, request.TS) {

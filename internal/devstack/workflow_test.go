@@ -60,16 +60,7 @@ func TestShippedWorkflowEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var request fakeslack.Message
-	e.waitFor("the request in Slack", func() bool {
-		for _, m := range e.stack.Slack.Messages(channel) {
-			if len(fakeslack.ButtonActions(m.Blocks)) > 0 {
-				request = m
-				return true
-			}
-		}
-		return false
-	})
+	request := e.requestWithButtons(channel)
 	var approve fakeslack.ButtonRef
 	for _, b := range fakeslack.ButtonActions(request.Blocks) {
 		if b.Text == "Approve draft 2" {
@@ -120,4 +111,21 @@ func TestShippedWorkflowEndToEnd(t *testing.T) {
 	if !submitted {
 		t.Errorf("no TaskSubmitted carries the notifier's answer (ts %s)", request.TS)
 	}
+}
+
+// requestWithButtons waits for the first message in channel that has
+// buttons: a request.
+func (e *env) requestWithButtons(channel string) fakeslack.Message {
+	e.t.Helper()
+	var request fakeslack.Message
+	e.waitFor("the request in Slack", func() bool {
+		for _, m := range e.stack.Slack.Messages(channel) {
+			if len(fakeslack.ButtonActions(m.Blocks)) > 0 {
+				request = m
+				return true
+			}
+		}
+		return false
+	})
+	return request
 }

@@ -54,14 +54,7 @@ func (s *Server) click(user, channel, messageTS, actionID, value string, ephemer
 		"response_url": s.mintResponseURLLocked(responseURL{
 			user: user, channel: channel, messageTS: m.TS, ephemeral: ephemeral,
 		}),
-		"actions": []any{map[string]any{
-			"type":      "button",
-			"action_id": button.ActionID,
-			"block_id":  button.BlockID,
-			"text":      map[string]any{"type": "plain_text", "text": button.Text, "emoji": true},
-			"value":     button.Value,
-			"action_ts": s.nextTSLocked(),
-		}},
+		"actions":               []any{s.buttonActionLocked(button)},
 		"is_enterprise_install": false,
 	}
 	if !ephemeral {
@@ -267,4 +260,17 @@ func mustJSON(v any) json.RawMessage {
 		panic(fmt.Sprintf("fakeslack: marshal payload: %v", err))
 	}
 	return b
+}
+
+// buttonActionLocked is the actions entry of a block_actions payload for a
+// click on button.
+func (s *Server) buttonActionLocked(button ButtonRef) map[string]any {
+	return map[string]any{
+		"type":      "button",
+		"action_id": button.ActionID,
+		"block_id":  button.BlockID,
+		"text":      map[string]any{"type": "plain_text", "text": button.Text, "emoji": true},
+		"value":     button.Value,
+		"action_ts": s.nextTSLocked(),
+	}
 }

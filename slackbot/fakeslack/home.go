@@ -97,22 +97,15 @@ func (s *Server) ClickHome(user, actionID, value string) (envelopeID string, err
 		return "", fmt.Errorf("fakeslack: %s's Home has no button %q with value %q", user, actionID, value)
 	}
 	payload := map[string]any{
-		"type":       "block_actions",
-		"user":       s.userRef(user),
-		"api_app_id": s.opts.AppID,
-		"token":      "fakeslack-verification",
-		"container":  map[string]any{"type": "view", "view_id": v.ID},
-		"trigger_id": s.mintTriggerLocked(user),
-		"team":       map[string]any{"id": s.opts.TeamID, "domain": "fake"},
-		"view":       s.viewJSON(v, view),
-		"actions": []any{map[string]any{
-			"type":      "button",
-			"action_id": button.ActionID,
-			"block_id":  button.BlockID,
-			"text":      map[string]any{"type": "plain_text", "text": button.Text, "emoji": true},
-			"value":     button.Value,
-			"action_ts": s.nextTSLocked(),
-		}},
+		"type":                  "block_actions",
+		"user":                  s.userRef(user),
+		"api_app_id":            s.opts.AppID,
+		"token":                 "fakeslack-verification",
+		"container":             map[string]any{"type": "view", "view_id": v.ID},
+		"trigger_id":            s.mintTriggerLocked(user),
+		"team":                  map[string]any{"id": s.opts.TeamID, "domain": "fake"},
+		"view":                  s.viewJSON(v, view),
+		"actions":               []any{s.buttonActionLocked(button)},
 		"is_enterprise_install": false,
 	}
 	s.mu.Unlock()

@@ -1,10 +1,8 @@
 package sfnlocal
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,16 +85,8 @@ func TestChoiceOperatorConformance(t *testing.T) {
 
 func readChoiceFixture(t *testing.T, file string) choiceFixture {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f choiceFixture
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
+	decodeFixture(t, file, &f)
 	if f.Source.Repo == "" || f.Source.Path == "" || len(f.Tests) == 0 {
 		t.Fatalf("%s: the fixture does not name the recording it reflects or has no tests", file)
 	}

@@ -151,20 +151,26 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// readFixture reads and checks one fixture file; the executions of a file
-// with several get its definition and their histories.
-func readFixture(t *testing.T, file string) conformanceFixture {
+// decodeFixture reads file into v, refusing fields v does not have.
+func decodeFixture(t *testing.T, file string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f conformanceFixture
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := dec.Decode(v); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
+}
+
+// readFixture reads and checks one fixture file; the executions of a file
+// with several get its definition and their histories.
+func readFixture(t *testing.T, file string) conformanceFixture {
+	t.Helper()
+	var f conformanceFixture
+	decodeFixture(t, file, &f)
 	if f.Source.Repo == "" || f.Source.Path == "" || f.Source.Test == "" {
 		t.Fatalf("%s: the fixture does not name the recording it reflects", file)
 	}
