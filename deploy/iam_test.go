@@ -169,7 +169,7 @@ func needed(tmpl *template, u usage) ([]permission, error) {
 				return nil, fmt.Errorf("the template has no parameter SlackSecretArn with one value")
 			}
 			out = append(out, permission{action, secret[0]})
-		case "dynamodb.GetItem", "dynamodb.PutItem", "dynamodb.UpdateItem", "dynamodb.DeleteItem", "dynamodb.BatchGetItem":
+		case "dynamodb.GetItem", "dynamodb.PutItem", "dynamodb.UpdateItem", "dynamodb.DeleteItem", "dynamodb.BatchGetItem", "dynamodb.BatchWriteItem":
 			out = append(out, permission{action, table})
 		case "dynamodb.Query":
 			for _, index := range u.QueryIndexes {

@@ -19,6 +19,7 @@ type AuditAPI interface {
 	PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
 	Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 	BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
+	BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
 }
 
 // AuditLog is the workflow.AuditLog on the approvals table (TableSchema),
@@ -59,12 +60,14 @@ const (
 	attrHistoryTS      = "approvalMessageTs"
 )
 
-// Append implements workflow.AuditLog: one PutItem per event (writing it
-// again writes the same item), then one conditional PutItem per person
-// who acted, which never replaces their history item with an older event.
+// Append implements workflow.AuditLog: the events in one BatchWriteItem
+// per 25 (writing an event again writes the same item), then one
+// conditional PutItem per person who acted, which never replaces their
+// history item with an older event.
 func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []workflow.AuditEvent) error {
 	latest := map[string]workflow.AuditEvent{}
 	var people []string
+	var puts []types.WriteRequest
 	for _, e := range events {
 		item := encodeEvent(e)
 		seq := fmt.Sprintf("%06d", e.Seq)
@@ -72,9 +75,7 @@ func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []wor
 		item[attrQueue] = str(logPrefix + e.At.UTC().Format(time.DateOnly))
 		item[attrQueuedAt] = str(e.At.UTC().Format(sortableTime) + "#" + e.ApprovalID + "#" + seq)
 		item[attrPurgeAt] = number(e.At.Add(l.retention).Unix())
-		if _, err := l.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(l.table), Item: item}); err != nil {
-			return fmt.Errorf("write audit event %d of approval %s: %w", e.Seq, e.ApprovalID, err)
-		}
+		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
 		if e.PersonalAct() {
 			if _, ok := latest[e.Actor]; !ok {
 				people = append(people, e.Actor)
@@ -82,12 +83,50 @@ func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []wor
 			latest[e.Actor] = e
 		}
 	}
+	for len(puts) > 0 {
+		n := min(len(puts), maxBatchWrite)
+		if err := l.writeBatch(ctx, puts[:n]); err != nil {
+			return fmt.Errorf("write %d audit events of approval %s: %w", len(events), a.ID, err)
+		}
+		puts = puts[n:]
+	}
 	for _, user := range people {
 		if err := l.putHistory(ctx, a, latest[user]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// maxBatchWrite is the most items one BatchWriteItem takes.
+const maxBatchWrite = 25
+
+// batchWriteAttempts bounds the calls one batch takes while DynamoDB
+// leaves some of its items unprocessed (throttling).
+const batchWriteAttempts = 5
+
+// writeBatch writes the items of one batch, again those DynamoDB left
+// unprocessed, with backoff; still unprocessed after batchWriteAttempts
+// calls is an error (the caller's outbox keeps the events).
+func (l *AuditLog) writeBatch(ctx context.Context, puts []types.WriteRequest) error {
+	for attempt := 1; ; attempt++ {
+		out, err := l.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{l.table: puts},
+		})
+		if err != nil {
+			return err
+		}
+		puts = out.UnprocessedItems[l.table]
+		switch {
+		case len(puts) == 0:
+			return nil
+		case attempt == batchWriteAttempts:
+			return fmt.Errorf("DynamoDB left %d of them unprocessed after %d attempts", len(puts), attempt)
+		}
+		if err := backoff(ctx, attempt); err != nil {
+			return err
+		}
+	}
 }
 
 func (l *AuditLog) putHistory(ctx context.Context, a workflow.Approval, e workflow.AuditEvent) error {

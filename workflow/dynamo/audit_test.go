@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
 
@@ -124,5 +125,76 @@ func TestHistoryKeepsTheLatestAct(t *testing.T) {
 	}
 	if h, _ := log.History(ctx, workflow.DecidedByDeadline, 10); len(h) != 0 {
 		t.Errorf("the deadline has a history: %+v", h)
+	}
+}
+
+// throttled is DynamoDB throttling BatchWriteItem: its first calls write
+// only the first item of the batch (none with stuck) and return the rest
+// as UnprocessedItems, as DynamoDB does when a partition is over capacity.
+type throttled struct {
+	*dynamodb.Client
+	throttle int // calls left to throttle
+	stuck    bool
+	calls    int
+}
+
+func (c *throttled) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	c.calls++
+	if c.throttle == 0 {
+		return c.Client.BatchWriteItem(ctx, in, opts...)
+	}
+	c.throttle--
+	out := &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}}
+	for table, reqs := range in.RequestItems {
+		if c.stuck {
+			out.UnprocessedItems[table] = reqs
+			continue
+		}
+		if _, err := c.Client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs[:1]}}, opts...); err != nil {
+			return nil, err
+		}
+		if len(reqs) > 1 {
+			out.UnprocessedItems[table] = reqs[1:]
+		}
+	}
+	return out, nil
+}
+
+// Events are written 25 to a call, and items DynamoDB leaves unprocessed
+// are written again; a batch still unprocessed after the last attempt is
+// an error, so the events stay in the approval's outbox.
+func TestAuditAppendBatchesAndRetriesUnprocessed(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	var events []workflow.AuditEvent
+	for i := range 30 {
+		events = append(events, event("ap_many", i+1, start.Add(time.Duration(i)*time.Second), workflow.EventReminded, ""))
+	}
+	c := &throttled{Client: client, throttle: 2}
+	log := NewAuditLog(c, s.table, time.Hour)
+	if err := log.Append(ctx, workflow.Approval{ID: "ap_many"}, events); err != nil {
+		t.Fatal(err)
+	}
+	var got []workflow.AuditEvent
+	if err := log.Export(ctx, start, start.Add(time.Hour), func(e workflow.AuditEvent) error { got = append(got, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(events, got); diff != "" {
+		t.Errorf("exported (-want +got):\n%s", diff)
+	}
+	// 25 items, throttled twice, then the last 5.
+	if c.calls != 4 {
+		t.Errorf("%d BatchWriteItem calls, want 4 (two throttled, one for the rest of the first 25, one for the last 5)", c.calls)
+	}
+
+	c = &throttled{Client: client, throttle: batchWriteAttempts, stuck: true}
+	log = NewAuditLog(c, s.table, time.Hour)
+	err := log.Append(ctx, workflow.Approval{ID: "ap_stuck"}, []workflow.AuditEvent{
+		event("ap_stuck", 1, start, workflow.EventReminded, ""), event("ap_stuck", 2, start, workflow.EventEscalated, ""),
+	})
+	if err == nil || c.calls != batchWriteAttempts {
+		t.Errorf("Append = %v after %d calls, want an error after %d", err, c.calls, batchWriteAttempts)
 	}
 }
