@@ -28,9 +28,8 @@ var slackScopes = map[string]string{
 // slackEventNames are the Events API event types of the slackevents
 // types the bot asserts an inner event to; the envelope type is none.
 var slackEventNames = map[string]string{
-	"EventsAPIEvent":         "",
-	"AppHomeOpenedEvent":     "app_home_opened",
-	"EventsAPICallbackEvent": "",
+	"EventsAPIEvent":     "",
+	"AppHomeOpenedEvent": "app_home_opened",
 }
 
 // manifest is the part of manifest.yml the bot's code depends on.
