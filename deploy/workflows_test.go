@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
@@ -36,7 +37,7 @@ func (t *template) deployedDefinition(resource string) (file string, def []byte,
 	if err != nil {
 		return "", nil, err
 	}
-	def, err = definitions.Substitute(raw, subs)
+	def, err = host.Substitute(raw, subs)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", resource, err)
 	}

@@ -12,15 +12,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"go.uber.org/zap"
 
-	"github.com/sfnapprovals/approvals/internal/sfnhost"
 	"github.com/sfnapprovals/approvals/lambdas/events"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/eventrule"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 )
 
 // definitionsPoll is how often the -definitions folder is read for
@@ -37,12 +37,12 @@ var endedStatuses = []string{"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"}
 // engine is the local Step Functions engine behind its API.
 type engine struct {
 	*sfnlocal.Engine
-	api *sfnhost.Server
+	api *host.Server
 	// shipped and yours are the state machines deployed at start: the
 	// shipped workflows, and the first sync of -definitions.
-	shipped []sfnhost.Result
-	yours   []sfnhost.Result
-	watcher *sfnhost.Watcher
+	shipped []host.Result
+	yours   []host.Result
+	watcher *host.Watcher
 }
 
 // startEngine starts the engine with the notifier, the events handler and
@@ -70,7 +70,7 @@ func (p *product) startEngine(ctx context.Context) error {
 	p.eng = e
 	ln := p.lns.sfn
 	p.lns.sfn = nil // the server closes it
-	e.api = sfnhost.Serve(ln, e.Engine, sfnhost.ServerOptions{Logger: log})
+	e.api = host.Serve(ln, e.Engine, host.ServerOptions{Logger: log})
 	p.sfn = sfn.New(sfn.Options{Region: localRegion, BaseEndpoint: aws.String(e.api.URL()), Credentials: awsConfig().Credentials})
 
 	p.service = p.newService()
@@ -83,10 +83,10 @@ func (p *product) startEngine(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		r := sfnhost.Result{Name: strings.TrimSuffix(file, sfnhost.Suffix)}
-		d, err := sfnhost.Fill(r.Name, "", raw, subs)
+		r := host.Result{Name: strings.TrimSuffix(file, host.Suffix)}
+		d, err := host.Fill(r.Name, "", raw, subs)
 		if err == nil {
-			r.ARN, r.Change, err = sfnhost.Deploy(ctx, e.Engine, d, roleARN)
+			r.ARN, r.Change, err = host.Deploy(ctx, e.Engine, d, roleARN)
 		}
 		if err != nil {
 			return fmt.Errorf("deploy the shipped workflow %s: %w", file, err)
@@ -94,7 +94,7 @@ func (p *product) startEngine(ctx context.Context) error {
 		e.shipped = append(e.shipped, r)
 	}
 	if p.cfg.Definitions != "" {
-		e.watcher = sfnhost.NewWatcher(e.Engine, p.cfg.Definitions, subs, roleARN)
+		e.watcher = host.NewWatcher(e.Engine, p.cfg.Definitions, subs, roleARN)
 		if e.yours, err = e.watcher.Sync(ctx); errors.Is(err, fs.ErrNotExist) {
 			return startError{fmt.Sprintf("-definitions %s: there is no such folder", p.cfg.Definitions)}
 		} else if err != nil {
@@ -114,7 +114,7 @@ func (p *product) watchDefinitions() {
 	p.stopWatch, p.watched = cancel, make(chan struct{})
 	go func() {
 		defer close(p.watched)
-		p.eng.watcher.Watch(ctx, definitionsPoll, func(r sfnhost.Result) {
+		p.eng.watcher.Watch(ctx, definitionsPoll, func(r host.Result) {
 			p.say("%s", describeResult(r))
 			if r.Err != nil {
 				p.log.Warn("definition not deployed", zap.String("path", r.Path), zap.Error(r.Err))
@@ -124,8 +124,8 @@ func (p *product) watchDefinitions() {
 }
 
 // describeResult says in one line what a sync did with a file.
-func describeResult(r sfnhost.Result) string {
-	var unfilled *definitions.UnfilledError
+func describeResult(r host.Result) string {
+	var unfilled *host.UnfilledError
 	switch {
 	case r.Removed:
 		return fmt.Sprintf("definitions: %s was removed; state machine %s stays until approvals-local restarts", r.Path, r.Name)

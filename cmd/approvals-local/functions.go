@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 )
 
 // The Lambda functions approvals-local runs in process, by name. A

@@ -12,8 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
+	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
 )
 
 // testConfig is the stand-in product with its data in data and every

@@ -11,10 +11,11 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 )
 
 // playWorkflow runs a shipped state machine on the local Step Functions
@@ -47,7 +48,7 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 	if err != nil {
 		return err
 	}
-	def, err := definitions.Substitute(raw, map[string]string{
+	def, err := host.Substitute(raw, map[string]string{
 		definitions.Channel: channel, definitions.Approvers: alice,
 		// The stack's engine runs the notifier and these functions in
 		// process, by name; a deployment substitutes their ARNs.

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
+	"github.com/sfnapprovals/approvals/sfnlocal/eventrule"
 )
 
 // config is what sfn-local reads from its flags and environment, once, at

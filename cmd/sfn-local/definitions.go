@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sfnapprovals/approvals/internal/sfnhost"
-	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
 )
 
 // createDefinitions creates a state machine for every *.asl.json file in
@@ -17,14 +16,14 @@ import (
 // order. A file that does not compile, or has a placeholder subs does not
 // fill, stops the start, naming it.
 func createDefinitions(ctx context.Context, engine *sfnlocal.Engine, dir, roleArn string, subs map[string]string) ([]string, error) {
-	paths, err := sfnhost.Files(dir)
+	paths, err := host.Files(dir)
 	if err != nil {
 		return nil, err
 	}
 	arns := make([]string, 0, len(paths))
 	for _, path := range paths {
-		def, err := sfnhost.Read(path, subs)
-		var unfilled *definitions.UnfilledError
+		def, err := host.Read(path, subs)
+		var unfilled *host.UnfilledError
 		switch {
 		case errors.As(err, &unfilled):
 			return nil, fmt.Errorf("%s: %w: pass -substitute %s=…", path, err, strings.Join(unfilled.Names, "=… -substitute "))

@@ -18,7 +18,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/fakelambda"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 )
 
 // helperEnv makes the test binary run closeApprovals under aws-lambda-go.

@@ -12,10 +12,10 @@ import (
 	awslambda "github.com/aws/aws-sdk-go-v2/service/lambda"
 	awssqs "github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/mock"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/sqs"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/mock"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/sqs"
 )
 
 // outboundTimeout bounds each call to Lambda or SQS: a function runs for

@@ -1,5 +1,5 @@
 // Command sfn-local serves the local Step Functions engine
-// (workflow/sfnlocal) behind the Step Functions API, so the aws-sdk-go-v2
+// (sfnlocal) behind the Step Functions API, so the aws-sdk-go-v2
 // sfn client and the AWS CLI run state machines on this machine:
 //
 //	go run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
@@ -36,10 +36,10 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/internal/logging"
-	"github.com/sfnapprovals/approvals/internal/sfnhost"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/eventrule"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 )
 
 // shutdownTimeout bounds how long in-flight requests may finish after
@@ -103,7 +103,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := sfnhost.Serve(ln, engine, sfnhost.ServerOptions{ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log})
+	srv := host.Serve(ln, engine, host.ServerOptions{ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log})
 	fmt.Fprintf(stdout, "sfn-local listening on %s\n", srv.URL())
 
 	select {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,20 @@ func TestDependencyRules(t *testing.T) {
 					t.Errorf("%s depends on %s; slackbot never imports AWS packages (tests included)", p.ImportPath, d)
 				}
 			}
+		case under(p.ImportPath, "jsonata"):
+			for _, d := range p.Deps {
+				if !isStd(d) && !under(d, "jsonata") {
+					t.Errorf("%s depends on %s; jsonata stands alone (standard library only)", p.ImportPath, d)
+				}
+			}
+		case under(p.ImportPath, "sfnlocal"):
+			for _, d := range p.Deps {
+				for _, approvals := range []string{"workflow", "slackbot", "lambdas"} {
+					if under(d, approvals) {
+						t.Errorf("%s depends on %s; the engine stands beside the approvals, not on them", p.ImportPath, d)
+					}
+				}
+			}
 		case under(p.ImportPath, "lambdas"):
 			for _, d := range p.Deps {
 				for _, a := range adapters {
@@ -96,5 +111,29 @@ func TestDependencyRules(t *testing.T) {
 				t.Errorf("%s imports %s; nothing imports cmd/", p.ImportPath, d)
 			}
 		}
+	}
+}
+
+// TestWorkflowIsTheApprovalsDomain keeps the engine out of workflow/: what
+// lies under it is the domain, its adapters and the shipped definitions.
+func TestWorkflowIsTheApprovalsDomain(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, p := range packages(t) {
+		if under(p.ImportPath, "workflow") {
+			got = append(got, strings.TrimPrefix(p.ImportPath, module+"/"))
+		}
+		if under(p.ImportPath, "workflow") && !under(p.ImportPath, "workflow/definitions") {
+			for _, d := range p.Deps {
+				if under(d, "sfnlocal") || under(d, "jsonata") {
+					t.Errorf("%s depends on the local engine (%s)", p.ImportPath, d)
+				}
+			}
+		}
+	}
+	want := []string{"workflow", "workflow/definitions", "workflow/dynamo", "workflow/stepfunctions",
+		"workflow/stepfunctions/stepfunctionstest", "workflow/workflowtest"}
+	if !slices.Equal(got, want) {
+		t.Errorf("go list ./workflow/... = %q, want %q", got, want)
 	}
 }

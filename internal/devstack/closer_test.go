@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 )
 
 // approveOnce waits for one approval, for at most timeout seconds of the

@@ -13,12 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"go.uber.org/zap"
 
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/eventrule"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/eventrule"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 )
 
 // NotifierFunction is the Lambda function name under which the stack's

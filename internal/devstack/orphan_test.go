@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 )
 
 // requests returns the channel's messages that carry request buttons or
@@ -89,7 +90,7 @@ func TestRetriedRequestReplacesTheOrphan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := definitions.Substitute(raw, map[string]string{
+	def, err := host.Substitute(raw, map[string]string{
 		definitions.Channel: channel, definitions.Approvers: alice,
 		definitions.NotifierFunctionArn: devstack.NotifierFunction, definitions.DraftAgentFunctionArn: "draft-agent", definitions.PublishFunctionArn: "publish",
 	})

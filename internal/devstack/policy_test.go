@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 
@@ -236,7 +237,7 @@ func TestDeadlineLifecycleEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := definitions.Substitute(raw, map[string]string{
+	def, err := host.Substitute(raw, map[string]string{
 		definitions.Channel: channel, definitions.Approvers: alice, definitions.EscalationApprovers: editors,
 		definitions.NotifierFunctionArn: devstack.NotifierFunction, definitions.DraftAgentFunctionArn: "draft-agent",
 		definitions.PublishFunctionArn: "publish", definitions.FileRejectionFunctionArn: "file-rejection",

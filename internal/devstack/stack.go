@@ -28,12 +28,12 @@ import (
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/events"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
@@ -56,7 +56,7 @@ type Options struct {
 	// run out claim leases and deadlines.
 	Now func() time.Time
 	// Engine runs executions on the local Step Functions engine
-	// (workflow/sfnlocal) behind its API, instead of the callback double:
+	// (sfnlocal) behind its API, instead of the callback double:
 	// state machines are real ASL, the notifier is the in-process Lambda
 	// function NotifierFunction, and Functions adds the state machines'
 	// other functions by name. The engine's execution status change

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 )
 
 // The whole product on a shipped state machine: the local engine runs the
@@ -41,7 +42,7 @@ func TestShippedWorkflowEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := definitions.Substitute(raw, map[string]string{
+	def, err := host.Substitute(raw, map[string]string{
 		definitions.Channel: channel, definitions.Approvers: alice,
 		definitions.NotifierFunctionArn: devstack.NotifierFunction, definitions.DraftAgentFunctionArn: "draft-agent", definitions.PublishFunctionArn: "publish",
 	})

@@ -22,10 +22,11 @@ import (
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/localui"
 	"github.com/sfnapprovals/approvals/internal/localui/sfnexec"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 
@@ -288,7 +289,7 @@ func startWalkthrough(t *testing.T) *walkthrough {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := definitions.Substitute(raw, map[string]string{
+	def, err := host.Substitute(raw, map[string]string{
 		definitions.Channel: channel, definitions.Approvers: alice + "," + editors,
 		definitions.NotifierFunctionArn: devstack.NotifierFunction, definitions.DraftAgentFunctionArn: "draft-agent", definitions.PublishFunctionArn: "publish",
 	})

@@ -11,9 +11,9 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/localui"
 	"github.com/sfnapprovals/approvals/internal/localui/sfnexec"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 

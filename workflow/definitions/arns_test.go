@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/workflow"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
 )
 
 // TestEngineExecutionARNsAreAccepted checks that the execution ARNs the

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/validate"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/validate"
 )
 
 func TestNames(t *testing.T) {
@@ -48,7 +49,7 @@ func TestValidate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			def, err := definitions.Substitute(raw, deployed())
+			def, err := host.Substitute(raw, deployed())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestApproversComeFromTheDefinition(t *testing.T) {
 			if first.Type != "Choice" || !slices.Equal(nexts, []string{"ApproversNotFromInput", "RequesterMissing"}) {
 				t.Errorf("first state %s is a %s leading to %q; want the input checked first", def.StartAt, first.Type, nexts)
 			}
-			placeholders := definitions.Placeholders(raw)
+			placeholders := host.Placeholders(raw)
 			for _, p := range placeholders {
 				if _, ok := deployed()[p]; !ok {
 					t.Errorf("placeholder ${%s} is not one of the documented ones", p)

@@ -7,9 +7,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
 )
 
 // TestPublishNotifierFieldsKeepTheirOrder adds a "fields" object to the
@@ -47,7 +48,7 @@ func TestPublishNotifierFieldsKeepTheirOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			def, err := definitions.Substitute(raw, deployed())
+			def, err := host.Substitute(raw, deployed())
 			if err != nil {
 				t.Fatal(err)
 			}

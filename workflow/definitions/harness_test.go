@@ -14,13 +14,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/host"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
@@ -137,7 +138,7 @@ func (h *harness) startWith(name string, subs map[string]string, input any) stri
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	def, err := definitions.Substitute(raw, subs)
+	def, err := host.Substitute(raw, subs)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/workflow"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )

@@ -12,12 +12,12 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/localui"
 	"github.com/sfnapprovals/approvals/internal/localui/sfnexec"
+	"github.com/sfnapprovals/approvals/sfnlocal"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/integrations/lambda"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/sfnapi"
-	"github.com/sfnapprovals/approvals/workflow/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 
