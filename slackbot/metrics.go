@@ -10,7 +10,7 @@ import (
 )
 
 // Metrics are the bot's Prometheus collectors (every name, type and label
-// is listed in README.md, "Operating it"). Build them with NewMetrics, pass
+// is listed in docs/operating.md, "Bot metrics"). Build them with NewMetrics, pass
 // them to one Bot in Config.Metrics and to its HTTP client with
 // SlackTransport. A nil *Metrics records nothing.
 type Metrics struct {

@@ -108,7 +108,7 @@ func (d Decision) Feedback() string {
 	return d.Preset + "\n" + text
 }
 
-// output is the JSON an execution receives on success (README, "What the
+// output is the JSON an execution receives on success (docs/contract.md, "What the
 // execution receives").
 type output struct {
 	ApprovalID    string             `json:"approvalId"`

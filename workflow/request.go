@@ -41,7 +41,7 @@ func IsUserID(s string) bool { return userIDPattern.MatchString(s) }
 // IsGroupID reports whether s looks like a Slack user-group ID (S…).
 func IsGroupID(s string) bool { return groupIDPattern.MatchString(s) }
 
-// Request is the notifier's input: the Task's Payload (see README,
+// Request is the notifier's input: the Task's Payload (see docs/contract.md,
 // "Notifier input").
 type Request struct {
 	TaskToken       TaskToken `json:"taskToken"`
