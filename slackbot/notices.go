@@ -2,7 +2,6 @@ package slackbot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
@@ -75,31 +74,4 @@ func (u *updater) post(ctx context.Context, n note) {
 		u.log.Warn("note not posted in the request's thread", zap.String("approval_id", n.approvalID),
 			zap.String("execution_arn", n.executionARN), zap.Error(apiError("chat.postMessage", err)))
 	}
-}
-
-// ReminderNotice reminds who may still decide a, as the sweeper posts it
-// in the request's thread.
-func ReminderNotice(a workflow.Approval) string {
-	text := "🔔 Reminder: " + mentions(a.StillToDecide()) + ", this request still waits for a decision"
-	if p := Progress(a); p != "" {
-		text += " (" + p + " so far)"
-	}
-	if !a.Deadline.IsZero() {
-		text += "; its deadline is " + slackDate(a.Deadline)
-	}
-	return text + "."
-}
-
-// EscalationNotice tells escalateTo that they may now decide a.
-func EscalationNotice(a workflow.Approval) string {
-	text := "⏫ Escalated: " + mentions(a.Policy.EscalateTo) + ", nobody has decided this request yet, so you may decide it now"
-	if !a.Deadline.IsZero() {
-		text += "; its deadline is " + slackDate(a.Deadline)
-	}
-	return text + "."
-}
-
-// DelegationNotice says who handed the request to whom.
-func DelegationNotice(d workflow.Delegation) string {
-	return fmt.Sprintf("↪️ %s handed this request to %s, who may decide it now.", mention(d.From), mention(d.To))
 }
