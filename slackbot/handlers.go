@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -60,22 +61,13 @@ func (r replyTo) within(a workflow.Approval) replyTo {
 	return r
 }
 
-const (
-	textTransient = "Could not complete your decision because of a temporary problem. " +
-		"If it went through, the message will update by itself; otherwise please try again in a minute."
-	textNotFound     = "This approval no longer exists."
-	textSlowClick    = "That took too long to open. Please click the button again."
-	textNoGroups     = "Cannot check your group membership right now; please try again shortly."
-	textNotOnRequest = "These buttons decide only on the request message in its channel; this click changed nothing."
-)
-
 // failureText is the private answer to a failure that is not a domain
 // error.
 func failureText(err error) string {
 	if errors.Is(err, ErrMembershipUnknown) {
-		return textNoGroups
+		return blocks.TextNoGroups
 	}
-	return textTransient
+	return blocks.TextTransient
 }
 
 // decideClick handles Approve, Approve draft N and Skip.
@@ -114,9 +106,9 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 		if a.Status == workflow.StatusPending {
 			// An approval below the quorum: counted, and the request waits
 			// for more.
-			log.Info("vote counted", zap.String("decision", string(d.Action)), zap.String("progress", Progress(a)))
+			log.Info("vote counted", zap.String("decision", string(d.Action)), zap.String("progress", blocks.Progress(a)))
 			b.updates.refresh(a)
-			b.tell(ctx, to, voteText(a, d), log)
+			b.tell(ctx, to, blocks.VoteText(a, d), log)
 			return
 		}
 		recorded := d
@@ -126,15 +118,15 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 		log.Info("decided", zap.String("decision", string(recorded.Action)), zap.String("decided_by", recorded.DecidedBy), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
 		if to.home {
-			b.tell(ctx, to, "Done: "+ReplyText(a)+" ("+escape(a.Title)+")", log)
+			b.tell(ctx, to, "Done: "+blocks.ReplyText(a)+" ("+blocks.Escape(a.Title)+")", log)
 		}
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))
-		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
+		b.tell(ctx, to, workflow.ErrorMessage(err)+blocks.WhoMayDecide(a), log)
 	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED, workflow.ENOTFOUND:
 		b.tellTooLate(ctx, to, err, a, log)
 	default:
-		b.tell(ctx, to, escape(workflow.ErrorMessage(err)), log) // may quote what was submitted
+		b.tell(ctx, to, blocks.Escape(workflow.ErrorMessage(err)), log) // may quote what was submitted
 	}
 }
 
@@ -143,12 +135,12 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 // queues the update of its message if that still shows buttons.
 func (b *Bot) tellTooLate(ctx context.Context, to replyTo, err error, a workflow.Approval, log *zap.Logger) {
 	if workflow.ErrorCode(err) == workflow.ENOTFOUND {
-		b.tell(ctx, to, textNotFound, log)
+		b.tell(ctx, to, blocks.TextNotFound, log)
 		return
 	}
 	current := errorApproval(err, a)
 	b.updates.enqueue(current, false)
-	b.tell(ctx, to, lateText(current, err), log)
+	b.tell(ctx, to, blocks.LateText(current, err), log)
 }
 
 // lookup reads an approval with the call timeout.
@@ -179,7 +171,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	}
 	switch {
 	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
-		b.tell(ctx, to, textNotFound, log)
+		b.tell(ctx, to, blocks.TextNotFound, log)
 		return
 	case workflow.ErrorCode(err) == workflow.EINVALID:
 		log.Warn("click on another message than the approval's refused")
@@ -187,14 +179,14 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 		return
 	case err != nil:
 		log.Error("approval lookup failed", zap.Error(safeErr(err)))
-		b.tell(ctx, to, textTransient, log)
+		b.tell(ctx, to, blocks.TextTransient, log)
 		return
 	}
 	to = to.within(a)
 	log = log.With(zap.String("execution_arn", a.ExecutionARN))
 	if a.Status != workflow.StatusPending {
 		b.updates.enqueue(a, false)
-		b.tell(ctx, to, lateText(a, nil), log)
+		b.tell(ctx, to, blocks.LateText(a, nil), log)
 		return
 	}
 	if err := b.approvals.CanDecide(ctx2, a, c.user); err != nil {
@@ -203,7 +195,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 			b.tell(ctx, to, failureText(err), log)
 			return
 		}
-		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
+		b.tell(ctx, to, workflow.ErrorMessage(err)+blocks.WhoMayDecide(a), log)
 		return
 	}
 	view, ref, refusal := modalFor(a, c)
@@ -215,9 +207,9 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
 		err = apiError("views.open", err)
 		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))
-		text := textTransient
+		text := blocks.TextTransient
 		if code := slackCode(err); code == "expired_trigger_id" || code == "exchanged_trigger_id" {
-			text = textSlowClick
+			text = blocks.TextSlowClick
 		}
 		b.tell(ctx, to, text, log)
 	}
@@ -228,29 +220,29 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 func modalFor(a workflow.Approval, c click) (slack.ModalViewRequest, modalRef, string) {
 	ref := modalRef{id: a.ID, on: c.on, home: c.home, draft: workflow.NoDraft}
 	switch c.action {
-	case actionReject:
+	case blocks.ActionReject:
 		ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionReject)
-		return RejectModal(a), ref, ""
-	case actionRevise:
+		return blocks.RejectModal(a), ref, ""
+	case blocks.ActionRevise:
 		if len(a.RevisionPresets) == 0 {
 			return slack.ModalViewRequest{}, ref, "This request does not accept change requests."
 		}
-		return ReviseModal(a), ref, ""
-	case actionDelegate:
+		return blocks.ReviseModal(a), ref, ""
+	case blocks.ActionDelegate:
 		switch {
 		case !a.Policy.AllowDelegation:
 			return slack.ModalViewRequest{}, ref, "This request cannot be handed to somebody else."
 		case slices.ContainsFunc(a.Votes, func(v workflow.Vote) bool { return v.UserID == c.user }):
 			return slack.ModalViewRequest{}, ref, "You already approved this request, and your approval stands, so you cannot hand it on."
 		}
-		return DelegateModal(a), ref, ""
+		return blocks.DelegateModal(a), ref, ""
 	}
 	if c.draft != workflow.NoDraft && c.draft >= len(a.Drafts) {
 		return slack.ModalViewRequest{}, ref, "This request has no such draft."
 	}
 	ref.draft = c.draft
 	ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
-	return ApproveModal(a, c.draft), ref, ""
+	return blocks.ApproveModal(a, c.draft), ref, ""
 }
 
 // delegate hands an approval on, from a submitted Hand over modal: the
@@ -274,12 +266,12 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 		}
 		log.Info("handed over")
 		b.updates.refresh(a)
-		b.updates.notify(a, DelegationNotice(a.Delegations[len(a.Delegations)-1]))
+		b.updates.notify(a, blocks.DelegationNotice(a.Delegations[len(a.Delegations)-1]))
 		b.homes.publish(delegate, "")
-		b.tell(ctx, to, fmt.Sprintf("You handed *%s* to %s; they decide it now.", escape(a.Title), mention(delegate)), log)
+		b.tell(ctx, to, fmt.Sprintf("You handed *%s* to %s; they decide it now.", blocks.Escape(a.Title), blocks.Mention(delegate)), log)
 	case workflow.EFORBIDDEN:
 		log.Info("hand-over refused", zap.Error(err))
-		b.tell(ctx, to, workflow.ErrorMessage(err)+whoMayDecide(a), log)
+		b.tell(ctx, to, workflow.ErrorMessage(err)+blocks.WhoMayDecide(a), log)
 	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED, workflow.ENOTFOUND:
 		b.tellTooLate(ctx, to, err, a, log)
 	default:
@@ -295,65 +287,59 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 		zap.String("action", "command"))
 	ctx2, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
 	defer cancel()
-	var msg Message
+	var msg blocks.Message
 	switch sub, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(cmd.Text)), " "); sub {
 	case "", "pending":
 		pending, err := b.approvals.PendingFor(ctx2, cmd.UserID, 1000)
 		if err != nil {
 			log.Error("pending approvals not listed", zap.Error(safeErr(err)))
-			msg = Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
+			msg = blocks.Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
 			break
 		}
-		msg = PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
+		msg = blocks.PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
 	case "history":
 		n, ok := historyCount(cmd.Text)
 		if !ok {
-			msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
+			msg = blocks.HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
 			break
 		}
 		history, err := b.approvals.DecidedBy(ctx2, cmd.UserID, n)
 		if err != nil {
 			log.Error("history not listed", zap.Error(safeErr(err)))
-			msg = Message{Text: "Could not list your decisions right now. Please try again in a minute."}
+			msg = blocks.Message{Text: "Could not list your decisions right now. Please try again in a minute."}
 			break
 		}
-		msg = HistoryMessage(history, b.site.base(ctx2, b.cfg.CallTimeout))
+		msg = blocks.HistoryMessage(history, b.site.base(ctx2, b.cfg.CallTimeout))
 	default:
-		msg = HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
+		msg = blocks.HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
 	}
 	b.answerCommand(ctx, log, cmd, msg)
 }
 
-// Bounds of /approvals history N.
-const (
-	defaultHistory = 10
-	maxHistory     = 50
-)
-
-// historyCount reads "history [N]": N from 1 to maxHistory, default
-// defaultHistory.
+// historyCount reads "history [N]": N from 1 to blocks.MaxHistory, default
+// blocks.DefaultHistory.
 func historyCount(text string) (int, bool) {
 	fields := strings.Fields(text)
 	switch len(fields) {
 	case 1:
-		return defaultHistory, true
+		return blocks.DefaultHistory, true
 	case 2:
 		n, err := strconv.Atoi(fields[1])
-		return n, err == nil && n >= 1 && n <= maxHistory
+		return n, err == nil && n >= 1 && n <= blocks.MaxHistory
 	}
 	return 0, false
 }
 
 // answerCommand answers a slash command privately, through its response
 // URL when it has one.
-func (b *Bot) answerCommand(ctx context.Context, log *zap.Logger, cmd slack.SlashCommand, msg Message) {
+func (b *Bot) answerCommand(ctx context.Context, log *zap.Logger, cmd slack.SlashCommand, msg blocks.Message) {
 	if cmd.ResponseURL == "" {
 		b.tell(ctx, replyTo{user: cmd.UserID, channel: cmd.ChannelID}, msg.Text, log)
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
 	defer cancel()
-	opts := append([]slack.MsgOption{slack.MsgOptionResponseURL(cmd.ResponseURL, slack.ResponseTypeEphemeral)}, msg.options()...)
+	opts := append([]slack.MsgOption{slack.MsgOptionResponseURL(cmd.ResponseURL, slack.ResponseTypeEphemeral)}, msg.Options()...)
 	if _, _, _, err := b.api.SendMessageContext(ctx, "", opts...); err != nil {
 		log.Warn("command answer not delivered", zap.Error(safeErr(err)))
 	}
@@ -389,71 +375,4 @@ func errorApproval(err error, fallback workflow.Approval) workflow.Approval {
 		return *e.Approval
 	}
 	return fallback
-}
-
-// lateText tells somebody who clicked an approval that is no longer
-// pending what became of it.
-func lateText(a workflow.Approval, err error) string {
-	switch {
-	case a.Status == workflow.StatusCancelled:
-		return cancelledLate(a)
-	case a.Status == workflow.StatusExpired:
-		return "This approval has expired: the workflow stopped waiting for it."
-	case a.Status == workflow.StatusDecided && decidedByDeadline(a):
-		return fmt.Sprintf("Nobody decided this request in time, so it was %s at its deadline (%s).",
-			deadlineVerb(a.Decision.Action), slackDate(a.Decision.DecidedAt))
-	case a.Status == workflow.StatusDecided && a.Decision != nil:
-		return fmt.Sprintf("This approval was already decided by %s (%s at %s).",
-			mention(a.Decision.DecidedBy), verb(a), slackDate(a.Decision.DecidedAt))
-	case err != nil:
-		return workflow.ErrorMessage(err)
-	}
-	return "Somebody is deciding this approval right now."
-}
-
-func verb(a workflow.Approval) string {
-	switch a.Decision.Action {
-	case workflow.ActionApprove:
-		if i := chosenDraft(a); i != nil {
-			return fmt.Sprintf("approved draft %d", *i+1)
-		}
-		return "approved"
-	case workflow.ActionReject:
-		return "rejected"
-	case workflow.ActionRevise:
-		return "changes requested"
-	case workflow.ActionSkip:
-		return "skipped"
-	}
-	return string(a.Decision.Action)
-}
-
-// whoMayDecide names who may decide a now: its approvers, delegates and,
-// once escalated, escalateTo, without those who handed it on.
-func whoMayDecide(a workflow.Approval) string {
-	deciders := a.Deciders()
-	if len(deciders) == 0 {
-		return ""
-	}
-	return " Who may decide: " + mentions(deciders) + "."
-}
-
-// voteText answers a person whose approval was counted below the quorum.
-func voteText(a workflow.Approval, d workflow.Decision) string {
-	what := "Your approval"
-	if d.DraftIndex >= 0 {
-		what = fmt.Sprintf("Your approval of draft %d", d.DraftIndex+1)
-	}
-	same := ""
-	if len(a.Drafts) > 1 {
-		same = " of the same draft"
-	}
-	return fmt.Sprintf("%s of *%s* is counted (%s so far). The workflow continues once %d people approved%s.",
-		what, escape(a.Title), progressOf(a, d.DraftIndex), a.Quorum(), same)
-}
-
-// progressOf is how many approvals the draft has, such as "1 of 2
-// approvals".
-func progressOf(a workflow.Approval, draft int) string {
-	return fmt.Sprintf("%d of %d approvals", len(a.ApprovalsOf(draft)), a.Quorum())
 }

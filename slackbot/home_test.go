@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -111,7 +112,7 @@ func TestAppHomeClickOnAnotherHomeRefused(t *testing.T) {
 	h := newHarness(t)
 	h.startBot(testConfig(), nil)
 	a := h.request(workflow.Request{})
-	forged := HomeView(Home{User: outsider, Pending: []workflow.Approval{h.get(a)}, Now: time.Now()})
+	forged := blocks.HomeView(blocks.Home{User: outsider, Pending: []workflow.Approval{h.get(a)}, Now: time.Now()})
 	api := h.api(nil)
 	if _, err := api.PublishViewContext(context.Background(), slack.PublishViewContextRequest{UserID: approver, View: forged}); err != nil {
 		t.Fatal(err)

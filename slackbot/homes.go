@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -123,7 +124,7 @@ func (h *homes) publishNow(ctx context.Context, user, notice string) {
 	log := h.log.With(zap.String("slack_user", user))
 	home := h.read(ctx, user, log)
 	home.Notice = notice
-	view := HomeView(home)
+	view := blocks.HomeView(home)
 	for {
 		sent, err := h.pace.wait(ctx)
 		if err != nil {
@@ -145,17 +146,17 @@ func (h *homes) publishNow(ctx context.Context, user, notice string) {
 
 // read gathers user's Home: the approvals they may decide, read whole (the
 // buttons need the drafts and the policy), and their history.
-func (h *homes) read(ctx context.Context, user string, log *zap.Logger) Home {
+func (h *homes) read(ctx context.Context, user string, log *zap.Logger) blocks.Home {
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.CallTimeout)
 	defer cancel()
-	home := Home{User: user, Now: time.Now(), Base: h.site.base(ctx, h.cfg.CallTimeout)}
+	home := blocks.Home{User: user, Now: time.Now(), Base: h.site.base(ctx, h.cfg.CallTimeout)}
 	pending, err := h.approvals.PendingFor(ctx, user, 1000)
 	if err != nil {
 		log.Warn("pending approvals not listed for the App Home", zap.Error(safeErr(err)))
 		home.PendingUnavailable = true
 	}
 	for i, l := range pending {
-		if len(home.Pending) == maxHomePending {
+		if len(home.Pending) == blocks.MaxHomePending {
 			home.More = len(pending) - i
 			break
 		}
@@ -169,7 +170,7 @@ func (h *homes) read(ctx context.Context, user string, log *zap.Logger) Home {
 			home.Pending = append(home.Pending, a)
 		}
 	}
-	if home.History, err = h.approvals.DecidedBy(ctx, user, maxHomeHistory); err != nil {
+	if home.History, err = h.approvals.DecidedBy(ctx, user, blocks.MaxHomeHistory); err != nil {
 		log.Warn("history not read for the App Home", zap.Error(safeErr(err)))
 		home.HistoryUnavailable = true
 	}

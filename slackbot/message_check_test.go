@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -66,7 +67,7 @@ func TestButtonOnAnEphemeralMessageChangesNothing(t *testing.T) {
 	h := newHarness(t)
 	h.startBot(testConfig(), nil)
 	a := h.request(workflow.Request{})
-	ts, err := h.api(nil).PostEphemeral(channel, approver, RequestMessage(a).options()...)
+	ts, err := h.api(nil).PostEphemeral(channel, approver, blocks.RequestMessage(a).Options()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestButtonOnAnEphemeralMessageChangesNothing(t *testing.T) {
 	}
 	h.waitFor("the private answer", func() bool {
 		for _, e := range h.ephemeralsTo(approver) {
-			if e == textNotOnRequest {
+			if e == blocks.TextNotOnRequest {
 				return true
 			}
 		}

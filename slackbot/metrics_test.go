@@ -11,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -104,9 +105,9 @@ func TestMetricsCountClicksDecisionsAndSlackCalls(t *testing.T) {
 	h := newHarness(t)
 	ms := h.startMeasuredBot(testConfig())
 	a := h.request(workflow.Request{})
-	h.click(outsider, a, actionApprove)
+	h.click(outsider, a, blocks.ActionApprove)
 	h.waitFor("the outsider told", func() bool { return len(h.ephemeralsTo(outsider)) == 1 })
-	h.click(approver, a, actionApprove)
+	h.click(approver, a, blocks.ActionApprove)
 	h.waitFor("message updated", func() bool { return h.outcomeShown(a, "Approved") })
 	h.waitValue(ms, "chat.update counted", func() bool {
 		return ms.value(t, "approvals_slack_api_calls_total", "method", "chat.update", "status", "ok") == 1
@@ -152,8 +153,8 @@ func TestMetricsCountRateLimitsAndPacing(t *testing.T) {
 	})
 	ms := h.startMeasuredBot(testConfig())
 	a, b := h.request(workflow.Request{}), h.request(workflow.Request{})
-	h.click(approver, a, actionApprove)
-	h.click(approver, b, actionApprove)
+	h.click(approver, a, blocks.ActionApprove)
+	h.click(approver, b, blocks.ActionApprove)
 	h.waitValue(ms, "a 429 counted", func() bool {
 		return ms.value(t, "approvals_slack_api_calls_total", "method", "chat.update", "status", "ratelimited") >= 1
 	})

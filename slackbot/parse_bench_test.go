@@ -7,6 +7,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkParseInteraction(b *testing.B) {
 		ID: "ap_benchmark", Channel: "C0LOAD", MessageTS: "1700000000.000100", Title: "Load item 1",
 		Approvers: []string{"U0ALICE"}, CreatedAt: time.Now(), Status: workflow.StatusPending,
 	}
-	msg := RequestMessage(a)
+	msg := blocks.RequestMessage(a)
 	blocks, _ := json.Marshal(msg.Blocks)
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": "U0ALICE"}, "api_app_id": "A1",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -33,7 +34,7 @@ func (p *Poster) PostRequest(ctx context.Context, a workflow.Approval) (channel,
 			return "", "", err
 		}
 	}
-	opts := RequestMessage(a).options()
+	opts := blocks.RequestMessage(a).Options()
 	if a.ThreadTS != "" {
 		opts = append(opts, slack.MsgOptionTS(a.ThreadTS))
 	}
@@ -64,7 +65,7 @@ func (p *Poster) UpdateMessage(ctx context.Context, a workflow.Approval) error {
 	if !a.Status.Final() || a.MessageTS == "" {
 		return fmt.Errorf("approval %s has no final outcome to show in a recorded message", a.ID)
 	}
-	if _, _, _, err := p.api.UpdateMessageContext(ctx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...); err != nil {
+	if _, _, _, err := p.api.UpdateMessageContext(ctx, a.Channel, a.MessageTS, blocks.OutcomeMessage(a).Options()...); err != nil {
 		return apiError("chat.update", err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 func TestPoster(t *testing.T) {
@@ -20,7 +21,7 @@ func TestPoster(t *testing.T) {
 	p := NewPoster(slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL())))
 	ctx := context.Background()
 
-	a := withDrafts(sampleApproval())
+	a := workflowtest.WithDrafts(workflowtest.SampleApproval())
 	a.Channel = "C1"
 	a.ThreadTS = fs.PostMessage("C1", "context for the request")
 	ch, ts, err := p.PostRequest(ctx, a)
@@ -60,7 +61,7 @@ func TestPosterDirectMessage(t *testing.T) {
 	p := NewPoster(slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL())))
 	ctx := context.Background()
 
-	a := sampleApproval()
+	a := workflowtest.SampleApproval()
 	a.Channel = "U0ALICE"
 	ch, ts, err := p.PostRequest(ctx, a)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -77,12 +78,12 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 			log.Warn("could not read the approval to show its progress", zap.Error(safeErr(err)))
 			break
 		}
-		msg := RequestMessage(a)
+		msg := blocks.RequestMessage(a)
 		switch {
 		case a.Status.Final() && shown >= 0:
 			// Decided since: make sure the outcome, not this job's
 			// update, is what the message shows last.
-			msg = OutcomeMessage(a)
+			msg = blocks.OutcomeMessage(a)
 		case a.Status != workflow.StatusPending, a.AuditSeq == shown:
 			u.refreshed(j)
 			return
@@ -107,13 +108,13 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 
 // updateMessage sends msg as a's message through the chat.update pacer;
 // limited reports a 429, after which the call is to be repeated.
-func (u *updater) updateMessage(ctx context.Context, a workflow.Approval, msg Message) (limited bool, err error) {
+func (u *updater) updateMessage(ctx context.Context, a workflow.Approval, msg blocks.Message) (limited bool, err error) {
 	sent, err := u.updates.wait(ctx)
 	if err != nil {
 		return false, err
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, msg.options()...)
+	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, msg.Options()...)
 	cancel()
 	if _, limited := u.updates.done(sent, err); limited {
 		return true, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -16,7 +17,7 @@ func (p *Poster) PostReply(ctx context.Context, a workflow.Approval) error {
 	if !a.Status.Final() || a.MessageTS == "" {
 		return fmt.Errorf("approval %s has no final outcome to reply with under a recorded message", a.ID)
 	}
-	_, _, err := p.api.PostMessageContext(ctx, a.Channel, slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
+	_, _, err := p.api.PostMessageContext(ctx, a.Channel, slack.MsgOptionText(blocks.ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
 	if err != nil {
 		return apiError("chat.postMessage", err)
 	}

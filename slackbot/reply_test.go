@@ -7,8 +7,10 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 // The events Lambda replies in the request's thread: under the request, or
@@ -23,7 +25,7 @@ func TestPosterPostReply(t *testing.T) {
 	ctx := context.Background()
 	root := fs.PostMessage("C1", "context for the request")
 	for _, thread := range []string{"", root} {
-		a := sampleApproval()
+		a := workflowtest.SampleApproval()
 		a.Channel, a.ThreadTS = "C1", thread
 		ch, ts, err := p.PostRequest(ctx, a)
 		if err != nil {
@@ -33,7 +35,7 @@ func TestPosterPostReply(t *testing.T) {
 		if err := p.PostReply(ctx, a); err == nil {
 			t.Error("PostReply of a pending approval succeeded")
 		}
-		a = cancelledAs(a, workflow.Ended(workflow.Execution{Status: workflow.ExecutionAborted, StoppedAt: stopped}))
+		a = workflowtest.CancelledAs(a, workflow.Ended(workflow.Execution{Status: workflow.ExecutionAborted, StoppedAt: workflowtest.SampleStopped}))
 		if err := p.PostReply(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -43,11 +45,11 @@ func TestPosterPostReply(t *testing.T) {
 				replies = append(replies, m)
 			}
 		}
-		if len(replies) != 1 || replies[0].Text != ReplyText(a) {
-			t.Errorf("thread %q: replies %+v, want one saying %q", thread, replies, ReplyText(a))
+		if len(replies) != 1 || replies[0].Text != blocks.ReplyText(a) {
+			t.Errorf("thread %q: replies %+v, want one saying %q", thread, replies, blocks.ReplyText(a))
 		}
 	}
-	a := cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "x"})
+	a := workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Cancellation{Reason: "x"})
 	a.Channel = "C0GONE"
 	fs.RefuseChannel("C0GONE", "not_in_channel")
 	var apiErr *APIError

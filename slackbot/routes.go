@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack/socketmode"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -25,21 +26,6 @@ import (
 //	interactive view_submission  approve, reject, revise, delegate       → submitModal (checked before the ack)
 //	slash_commands               /approvals [pending|history [N]|help]    → command
 //	events_api                   app_home_opened (tab home)              → the App Home is published
-const (
-	actionApprove             = "approve"
-	actionApproveDraft        = "approve_draft_" // followed by the 0-based draft index
-	actionApproveComment      = "approve_comment"
-	actionApproveCommentDraft = "approve_comment_draft_" // followed by the 0-based draft index
-	actionReject              = "reject"
-	actionRevise              = "revise"
-	actionSkip                = "skip"
-	actionDelegate            = "delegate"
-
-	callbackApprove  = "approve"
-	callbackReject   = "reject"
-	callbackRevise   = "revise"
-	callbackDelegate = "delegate"
-)
 
 // route acks every envelope first and hands the work to the pool; only
 // modal submissions are answered in the ack, after cheap local checks.
@@ -178,31 +164,31 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		log.Warn("request button outside a request message and the clicker's App Home ignored",
 			zap.String("container", cb.Container.Type), zap.String("view_type", string(cb.View.Type)))
 		to := replyTo{user: c.user, channel: c.channel, thread: c.thread, home: cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab}
-		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, textNotOnRequest, log) }})
+		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, blocks.TextNotOnRequest, log) }})
 		return
 	}
 	d := workflow.Decision{DraftIndex: workflow.NoDraft}
 	switch {
-	case act.ActionID == actionApprove:
+	case act.ActionID == blocks.ActionApprove:
 		d.Action = workflow.ActionApprove
-	case strings.HasPrefix(act.ActionID, actionApproveDraft):
-		n, ok := draftOf(act.ActionID, actionApproveDraft)
+	case strings.HasPrefix(act.ActionID, blocks.ActionApproveDraft):
+		n, ok := draftOf(act.ActionID, blocks.ActionApproveDraft)
 		if !ok {
 			log.Warn("unknown draft button ignored")
 			return
 		}
 		d.Action, d.DraftIndex = workflow.ActionApprove, n
-	case act.ActionID == actionSkip:
+	case act.ActionID == blocks.ActionSkip:
 		d.Action = workflow.ActionSkip
-	case strings.HasPrefix(act.ActionID, actionApproveCommentDraft):
-		n, ok := draftOf(act.ActionID, actionApproveCommentDraft)
+	case strings.HasPrefix(act.ActionID, blocks.ActionApproveCommentDraft):
+		n, ok := draftOf(act.ActionID, blocks.ActionApproveCommentDraft)
 		if !ok {
 			log.Warn("unknown draft button ignored")
 			return
 		}
 		c.draft = n
 		fallthrough
-	case act.ActionID == actionApproveComment, act.ActionID == actionReject, act.ActionID == actionRevise, act.ActionID == actionDelegate:
+	case act.ActionID == blocks.ActionApproveComment, act.ActionID == blocks.ActionReject, act.ActionID == blocks.ActionRevise, act.ActionID == blocks.ActionDelegate:
 		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
 		return
 	default:
@@ -225,7 +211,7 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cb.User.ID),
 		zap.String("action", cb.View.CallbackID))
 	switch cb.View.CallbackID {
-	case callbackApprove, callbackReject, callbackRevise, callbackDelegate:
+	case blocks.CallbackApprove, blocks.CallbackReject, blocks.CallbackRevise, blocks.CallbackDelegate:
 	default:
 		b.ack(envelopeID, nil)
 		log.Warn("submission of an unknown view ignored")
@@ -244,7 +230,7 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	}
 	to := replyTo{user: cb.User.ID, channel: ref.on.Channel, home: ref.home}
 	log = log.With(zap.String("approval_id", ref.id))
-	if cb.View.CallbackID == callbackDelegate {
+	if cb.View.CallbackID == blocks.CallbackDelegate {
 		b.pool.push(job{run: func(ctx context.Context) { b.delegate(ctx, to, ref, sub.delegate, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
 		return
 	}
@@ -290,7 +276,7 @@ func requestMessage(cb slack.InteractionCallback) workflow.MessageRef {
 // Slack shows a Home tab only to its user; the check keeps a button that
 // ends up anywhere else from deciding.
 func onOwnHome(cb slack.InteractionCallback) bool {
-	return cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab && cb.View.CallbackID == homeCallback &&
+	return cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab && cb.View.CallbackID == blocks.HomeCallback &&
 		cb.User.ID != "" && cb.View.PrivateMetadata == cb.User.ID && cb.Container.ViewID == cb.View.ID
 }
 

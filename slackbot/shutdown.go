@@ -10,6 +10,8 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/blocks"
 )
 
 // Answers to acknowledged work that shutdown left undone: queued work was
@@ -127,10 +129,10 @@ func (b *Bot) commandAbandoned(envelopeID string, cmd slack.SlashCommand) func(c
 	return func(ctx context.Context, started bool) {
 		log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cmd.UserID), zap.String("action", "command"))
 		typed := strings.TrimSpace(cmd.Command + " " + cmd.Text)
-		text := "The bot was restarting and did not answer `" + escape(typed) + "`. Please try again."
+		text := "The bot was restarting and did not answer `" + blocks.Escape(typed) + "`. Please try again."
 		if started {
-			text = "The bot was restarting while answering `" + escape(typed) + "`. If no answer appeared, please try again."
+			text = "The bot was restarting while answering `" + blocks.Escape(typed) + "`. If no answer appeared, please try again."
 		}
-		b.answerCommand(ctx, log, cmd, Message{Text: text})
+		b.answerCommand(ctx, log, cmd, blocks.Message{Text: text})
 	}
 }

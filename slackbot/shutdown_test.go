@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -148,7 +149,7 @@ func TestEnvelopesMissedAtShutdownAreAnswered(t *testing.T) {
 			Channel:   slack.Channel{GroupConversation: slack.GroupConversation{Conversation: slack.Conversation{ID: a.Channel}}},
 			Container: slack.Container{ChannelID: a.Channel, MessageTs: a.MessageTS},
 			ActionCallback: slack.ActionCallbacks{BlockActions: []*slack.BlockAction{
-				{ActionID: actionApprove, Value: a.ID},
+				{ActionID: blocks.ActionApprove, Value: a.ID},
 			}},
 		},
 	}

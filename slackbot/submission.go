@@ -5,8 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/slack-go/slack"
+
+	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 // submission is a submitted decision modal, read: the modal's reference,
@@ -31,49 +33,49 @@ func readSubmission(v slack.View, user string) submission {
 		return s
 	}
 	switch v.CallbackID {
-	case callbackApprove:
+	case blocks.CallbackApprove:
 		d.Action = workflow.ActionApprove
 		d.DraftIndex = s.ref.draft
-		d.Text = strings.TrimSpace(inputValue(v, inputComment).Value)
-		if picked := inputValue(v, inputDraft).SelectedOption.Value; d.DraftIndex == workflow.NoDraft && hasInput(v, inputDraft) {
+		d.Text = strings.TrimSpace(inputValue(v, blocks.InputComment).Value)
+		if picked := inputValue(v, blocks.InputDraft).SelectedOption.Value; d.DraftIndex == workflow.NoDraft && hasInput(v, blocks.InputDraft) {
 			n, err := strconv.Atoi(picked)
 			if err != nil || n < 0 || n >= workflow.MaxDrafts {
-				return fail(inputDraft, "Pick the draft you approve.")
+				return fail(blocks.InputDraft, "Pick the draft you approve.")
 			}
 			d.DraftIndex = n
 		}
 		switch {
 		case utf8.RuneCountInString(d.Text) > workflow.MaxReasonLen:
-			return fail(inputComment, tooLong)
+			return fail(blocks.InputComment, tooLong)
 		case s.ref.need && d.Text == "":
-			return fail(inputComment, "This request needs a comment to approve it.")
+			return fail(blocks.InputComment, "This request needs a comment to approve it.")
 		}
-	case callbackReject:
+	case blocks.CallbackReject:
 		d.Action = workflow.ActionReject
-		d.Text = strings.TrimSpace(inputValue(v, inputReason).Value)
+		d.Text = strings.TrimSpace(inputValue(v, blocks.InputReason).Value)
 		switch {
 		case utf8.RuneCountInString(d.Text) > workflow.MaxReasonLen:
-			return fail(inputReason, tooLong)
+			return fail(blocks.InputReason, tooLong)
 		case s.ref.need && d.Text == "":
-			return fail(inputReason, "This request needs a reason to reject it.")
+			return fail(blocks.InputReason, "This request needs a reason to reject it.")
 		}
-	case callbackRevise:
+	case blocks.CallbackRevise:
 		d.Action = workflow.ActionRevise
-		d.Preset = inputValue(v, inputPreset).SelectedOption.Value
-		d.Text = strings.TrimSpace(inputValue(v, inputFeedback).Value)
+		d.Preset = inputValue(v, blocks.InputPreset).SelectedOption.Value
+		d.Text = strings.TrimSpace(inputValue(v, blocks.InputFeedback).Value)
 		switch {
 		case utf8.RuneCountInString(d.Text) > workflow.MaxReasonLen:
-			return fail(inputFeedback, tooLong)
+			return fail(blocks.InputFeedback, tooLong)
 		case d.Preset == "" && d.Text == "":
-			return fail(inputFeedback, "Choose a change above or describe what should change.")
+			return fail(blocks.InputFeedback, "Choose a change above or describe what should change.")
 		}
-	case callbackDelegate:
-		s.delegate = inputValue(v, inputDelegate).SelectedUser
+	case blocks.CallbackDelegate:
+		s.delegate = inputValue(v, blocks.InputDelegate).SelectedUser
 		switch {
 		case !workflow.IsUserID(s.delegate):
-			return fail(inputDelegate, "Pick the person to hand the request to.")
+			return fail(blocks.InputDelegate, "Pick the person to hand the request to.")
 		case s.delegate == user:
-			return fail(inputDelegate, "You cannot hand a request to yourself.")
+			return fail(blocks.InputDelegate, "You cannot hand a request to yourself.")
 		}
 	}
 	return s

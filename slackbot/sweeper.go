@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -94,12 +95,12 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 func (b *Bot) lifecycle(rep workflow.RecoverReport) {
 	for _, a := range rep.Escalated {
 		b.log.Info("request escalated", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
-		b.updates.notify(a, EscalationNotice(a))
+		b.updates.notify(a, blocks.EscalationNotice(a))
 		b.updates.refresh(a)
 	}
 	for _, a := range rep.Reminded {
 		b.log.Info("approvers reminded", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
-		b.updates.notify(a, ReminderNotice(a))
+		b.updates.notify(a, blocks.ReminderNotice(a))
 		b.updates.refresh(a)
 	}
 	for _, a := range rep.Decided {

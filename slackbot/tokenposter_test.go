@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 // storedToken is a TokenSource whose stored token the test rotates, as a
@@ -75,7 +76,7 @@ func TestTokenPosterRereadsARefusedToken(t *testing.T) {
 	t.Parallel()
 	fs, src, p := newTokenPoster(t)
 	src.set(fs.BotToken(), nil) // the secret was rotated after the cold start
-	a := sampleApproval()
+	a := workflowtest.SampleApproval()
 	a.Channel = "C1"
 	ch, ts, err := p.PostRequest(context.Background(), a)
 	if err != nil {
@@ -114,7 +115,7 @@ func TestTokenPosterGivesUpOnTheSameOrAnUnreadableToken(t *testing.T) {
 			t.Parallel()
 			fs, src, p := newTokenPoster(t)
 			src.set(tt.stored, tt.readErr)
-			a := sampleApproval()
+			a := workflowtest.SampleApproval()
 			a.Channel = "C1"
 			_, _, err := p.PostRequest(context.Background(), a)
 			var apiErr *APIError
@@ -147,7 +148,7 @@ func TestTokenPosterKeepsTheTokenOnOtherErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	fs.RefuseChannel("C1", "channel_not_found")
-	a := sampleApproval()
+	a := workflowtest.SampleApproval()
 	a.Channel = "C1"
 	if _, _, err := p.PostRequest(context.Background(), a); err == nil || !strings.Contains(err.Error(), "channel_not_found") {
 		t.Fatalf("PostRequest = %v, want channel_not_found", err)
@@ -184,7 +185,7 @@ func TestTokenPosterRereadsARevokedToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := sampleApproval()
+	a := workflowtest.SampleApproval()
 	a.Channel = "C1"
 	ch, ts, err := p.PostRequest(context.Background(), a)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -294,7 +295,7 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	}
 	a := j.a
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
-	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, OutcomeMessage(a).options()...)
+	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, blocks.OutcomeMessage(a).Options()...)
 	cancel()
 	if d, limited := u.updates.done(sent, err); limited {
 		log.Info("Slack rate limits chat.update; every update waits", zap.Duration("retry_after", d))
@@ -356,7 +357,7 @@ func (u *updater) reply(ctx context.Context, j *updateJob) {
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, err = u.api.PostMessageContext(callCtx, a.Channel,
-		slack.MsgOptionText(ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
+		slack.MsgOptionText(blocks.ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
 	cancel()
 	if _, limited := pace.done(sent, err); limited {
 		u.requeue(j)

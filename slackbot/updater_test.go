@@ -6,13 +6,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 func TestUpdaterDedupes(t *testing.T) {
 	u := newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
-	a := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+	a := workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
 
-	u.enqueue(sampleApproval(), true) // pending: nothing to show yet
+	u.enqueue(workflowtest.SampleApproval(), true) // pending: nothing to show yet
 	synced := a
 	synced.MessageSynced = true
 	u.enqueue(synced, false)
@@ -47,7 +48,7 @@ func TestUpdaterDedupes(t *testing.T) {
 // is still this replica's to post.
 func TestUpdaterRepliesWhenTheMessageWasUpdatedElsewhere(t *testing.T) {
 	u := newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
-	a := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+	a := workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
 	a.MessageSynced = true
 	u.enqueue(a, true)
 	if len(u.ready) != 0 || len(u.replyQueue) != 1 || u.replyQueue[0] != a.ID {

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/slack-go/slack"
 
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -88,11 +88,11 @@ func blocksJSON(t *testing.T, blocks []slack.Block) json.RawMessage {
 // the fake Slack would click.
 func TestProductMessages(t *testing.T) {
 	t.Parallel()
-	tests := map[string]slackbot.Message{
-		"request":         slackbot.RequestMessage(request()),
-		"outcome_revise":  slackbot.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: "Shorter", Text: "Cut the intro.\n> Keep the end."})),
-		"outcome_approve": slackbot.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})),
-		"outcome_reject":  slackbot.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not <b>now</b>"})),
+	tests := map[string]blocks.Message{
+		"request":         blocks.RequestMessage(request()),
+		"outcome_revise":  blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: "Shorter", Text: "Cut the intro.\n> Keep the end."})),
+		"outcome_approve": blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})),
+		"outcome_reject":  blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not <b>now</b>"})),
 	}
 	for name, msg := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestRequestTextIsEscaped(t *testing.T) {
 	a.Summary = `"><img src=x onerror=alert(1)> <https://x.example/"onclick="alert(1)|link> <javascript:alert(1)|js>`
 	a.Fields = []workflow.Field{{Label: `<iframe>`, Value: `<style>body{display:none}</style>`}}
 	a.Drafts = []string{"</div><script>alert(2)</script>"}
-	msg := slackbot.RequestMessage(a)
+	msg := blocks.RequestMessage(a)
 	html := testRenderer("").message(blocksJSON(t, msg.Blocks), msg.Text)
 	for _, bad := range []string{"<script", "<img", "<iframe", "<style", `"onclick`, `href="javascript`} {
 		if strings.Contains(strings.ToLower(html), bad) {

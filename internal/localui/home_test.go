@@ -13,8 +13,8 @@ import (
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/internal/localui"
-	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -180,9 +180,9 @@ func TestLifecycleNotesInThreads(t *testing.T) {
 		Deadline: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
 	}
 	notes := []string{
-		slackbot.ReminderNotice(a),
-		slackbot.EscalationNotice(a),
-		slackbot.DelegationNotice(workflow.Delegation{From: "U0ALICE", To: "U0BOB"}),
+		blocks.ReminderNotice(a),
+		blocks.EscalationNotice(a),
+		blocks.DelegationNotice(workflow.Delegation{From: "U0ALICE", To: "U0BOB"}),
 	}
 	for _, n := range notes {
 		if _, _, err := u.api.PostMessage("C0PUBLISH", slack.MsgOptionText(n, false), slack.MsgOptionTS(ts)); err != nil {

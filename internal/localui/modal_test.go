@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/slack-go/slack"
 
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -28,13 +28,13 @@ func viewJSON(t *testing.T, v slack.ModalViewRequest) json.RawMessage {
 func TestProductModals(t *testing.T) {
 	t.Parallel()
 	tests := map[string]fakeslack.View{
-		"modal_reject": {ID: "V1", Hash: "h1", View: viewJSON(t, slackbot.RejectModal(request()))},
-		"modal_revise_error": {ID: "V2", Hash: "h2", View: viewJSON(t, slackbot.ReviseModal(request())),
+		"modal_reject": {ID: "V1", Hash: "h1", View: viewJSON(t, blocks.RejectModal(request()))},
+		"modal_revise_error": {ID: "V2", Hash: "h2", View: viewJSON(t, blocks.ReviseModal(request())),
 			Errors: map[string]string{"feedback": "Choose a change above or describe what should change."}},
-		"modal_approve_comment_required": {ID: "V3", Hash: "h3", View: viewJSON(t, slackbot.ApproveModal(policyRequest(), workflow.NoDraft)),
+		"modal_approve_comment_required": {ID: "V3", Hash: "h3", View: viewJSON(t, blocks.ApproveModal(policyRequest(), workflow.NoDraft)),
 			Errors: map[string]string{"comment": "This request needs a comment to approve it."}},
-		"modal_reject_reason_required": {ID: "V4", Hash: "h4", View: viewJSON(t, slackbot.RejectModal(policyRequest()))},
-		"modal_delegate": {ID: "V5", Hash: "h5", View: viewJSON(t, slackbot.DelegateModal(policyRequest())),
+		"modal_reject_reason_required": {ID: "V4", Hash: "h4", View: viewJSON(t, blocks.RejectModal(policyRequest()))},
+		"modal_delegate": {ID: "V5", Hash: "h5", View: viewJSON(t, blocks.DelegateModal(policyRequest())),
 			Errors: map[string]string{"delegate": "You cannot hand a request to yourself."}},
 	}
 	for name, v := range tests {
@@ -58,7 +58,7 @@ func policyRequest() workflow.Approval {
 // bot as slack-go reads a users_select, and Slack's own checks come first.
 func TestUsersSelect(t *testing.T) {
 	t.Parallel()
-	view := viewJSON(t, slackbot.DelegateModal(policyRequest()))
+	view := viewJSON(t, blocks.DelegateModal(policyRequest()))
 	html := testRenderer("U0ALICE").modal(fakeslack.View{ID: "V1", Hash: "h", View: view})
 	for _, p := range DefaultWorkspace().People {
 		if want := `<option value="` + p.ID + `">` + p.RealName + ` (@` + p.Name + `)</option>`; !strings.Contains(html, want) {
@@ -104,7 +104,7 @@ func TestUsersSelect(t *testing.T) {
 // The form of the revise modal becomes the view_submission state the bot reads with slack-go.
 func TestSubmissionAsTheBotReadsIt(t *testing.T) {
 	t.Parallel()
-	view := viewJSON(t, slackbot.ReviseModal(request()))
+	view := viewJSON(t, blocks.ReviseModal(request()))
 	// Blocks: 0 the question, 1 the presets, 2 the feedback.
 	values, errs, err := submission(view, url.Values{"in-1": {"1"}, "in-2": {"Lead with the benefit."}}, DefaultWorkspace())
 	if err != nil || errs != nil {

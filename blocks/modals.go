@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 
 // Block and action IDs of the modal inputs.
 const (
-	inputReason   = "reason"
-	inputPreset   = "preset"
-	inputFeedback = "feedback"
-	inputDraft    = "draft"
-	inputComment  = "comment"
-	inputDelegate = "delegate"
+	InputReason   = "reason"
+	InputPreset   = "preset"
+	InputFeedback = "feedback"
+	InputDraft    = "draft"
+	InputComment  = "comment"
+	InputDelegate = "delegate"
 )
 
 // RejectModal asks for a reason before rejecting a: optional, unless
@@ -25,23 +25,23 @@ const (
 // approval ID (the handler replaces it with a modalRef).
 func RejectModal(a workflow.Approval) slack.ModalViewRequest {
 	required := slices.Contains(a.Policy.RequireComment, workflow.ActionReject)
-	reason := slack.NewPlainTextInputBlockElement(plain("Why is this rejected?"), inputReason).
+	reason := slack.NewPlainTextInputBlockElement(plain("Why is this rejected?"), InputReason).
 		WithMultiline(true).WithMaxLength(workflow.MaxReasonLen)
 	hint := "Optional. The workflow receives it as the failure cause; without one it is told who rejected."
 	if required {
 		hint = "Required by this request. The workflow receives it as the failure cause."
 	}
-	input := slack.NewInputBlock(inputReason, plain("Reason"), plain(hint), reason)
+	input := slack.NewInputBlock(InputReason, plain("Reason"), plain(hint), reason)
 	input.Optional = !required
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
-		CallbackID:      callbackReject,
+		CallbackID:      CallbackReject,
 		PrivateMetadata: a.ID,
 		Title:           plain("Reject request"),
 		Submit:          plain("Reject"),
 		Close:           plain("Cancel"),
 		Blocks: slack.Blocks{BlockSet: []slack.Block{
-			slack.NewSectionBlock(mrkdwn("Reject *"+escape(a.Title)+"*?"), nil, nil),
+			slack.NewSectionBlock(mrkdwn("Reject *"+Escape(a.Title)+"*?"), nil, nil),
 			input,
 		}},
 	}
@@ -55,22 +55,22 @@ func ReviseModal(a workflow.Approval) slack.ModalViewRequest {
 	for _, p := range a.RevisionPresets {
 		options = append(options, slack.NewOptionBlockObject(p, plainAuthor(p, maxOptionLen), nil))
 	}
-	preset := slack.NewInputBlock(inputPreset, plain("Change"), nil, slack.NewRadioButtonsBlockElement(inputPreset, options...))
+	preset := slack.NewInputBlock(InputPreset, plain("Change"), nil, slack.NewRadioButtonsBlockElement(InputPreset, options...))
 	preset.Optional = true
-	feedback := slack.NewInputBlock(inputFeedback, plain("What should change?"),
+	feedback := slack.NewInputBlock(InputFeedback, plain("What should change?"),
 		plain("Choose a change above, describe it here, or both."),
-		slack.NewPlainTextInputBlockElement(plain("Details for the next draft"), inputFeedback).
+		slack.NewPlainTextInputBlockElement(plain("Details for the next draft"), InputFeedback).
 			WithMultiline(true).WithMaxLength(workflow.MaxReasonLen))
 	feedback.Optional = true
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
-		CallbackID:      callbackRevise,
+		CallbackID:      CallbackRevise,
 		PrivateMetadata: a.ID,
 		Title:           plain("Request changes"),
 		Submit:          plain("Send"),
 		Close:           plain("Cancel"),
 		Blocks: slack.Blocks{BlockSet: []slack.Block{
-			slack.NewSectionBlock(mrkdwn("Request changes to *"+escape(a.Title)+"*"), nil, nil),
+			slack.NewSectionBlock(mrkdwn("Request changes to *"+Escape(a.Title)+"*"), nil, nil),
 			preset,
 			feedback,
 		}},
@@ -85,9 +85,9 @@ func ReviseModal(a workflow.Approval) slack.ModalViewRequest {
 // replaces it with a modalRef).
 func ApproveModal(a workflow.Approval, draft int) slack.ModalViewRequest {
 	required := slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
-	what := "Approve *" + escape(a.Title) + "*?"
+	what := "Approve *" + Escape(a.Title) + "*?"
 	if draft >= 0 {
-		what = fmt.Sprintf("Approve draft %d of *%s*?", draft+1, escape(a.Title))
+		what = fmt.Sprintf("Approve draft %d of *%s*?", draft+1, Escape(a.Title))
 	}
 	blocks := []slack.Block{slack.NewSectionBlock(mrkdwn(what), nil, nil)}
 	if len(a.Drafts) > 0 && draft < 0 {
@@ -96,7 +96,7 @@ func ApproveModal(a workflow.Approval, draft int) slack.ModalViewRequest {
 			label := fmt.Sprintf("Draft %d: %s", i+1, oneLine(d))
 			options = append(options, slack.NewOptionBlockObject(strconv.Itoa(i), plainAuthor(label, maxOptionLen), nil))
 		}
-		blocks = append(blocks, slack.NewInputBlock(inputDraft, plain("Draft"), nil, slack.NewRadioButtonsBlockElement(inputDraft, options...)))
+		blocks = append(blocks, slack.NewInputBlock(InputDraft, plain("Draft"), nil, slack.NewRadioButtonsBlockElement(InputDraft, options...)))
 	}
 	if q := a.Quorum(); q > 1 {
 		note := fmt.Sprintf("This request needs %d approvals", q)
@@ -112,14 +112,14 @@ func ApproveModal(a workflow.Approval, draft int) slack.ModalViewRequest {
 	if required {
 		hint = "Required by this request. The workflow receives it with your approval."
 	}
-	comment := slack.NewInputBlock(inputComment, plain("Comment"), plain(hint),
-		slack.NewPlainTextInputBlockElement(plain("Why do you approve?"), inputComment).
+	comment := slack.NewInputBlock(InputComment, plain("Comment"), plain(hint),
+		slack.NewPlainTextInputBlockElement(plain("Why do you approve?"), InputComment).
 			WithMultiline(true).WithMaxLength(workflow.MaxReasonLen))
 	comment.Optional = !required
 	blocks = append(blocks, comment)
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
-		CallbackID:      callbackApprove,
+		CallbackID:      CallbackApprove,
 		PrivateMetadata: a.ID,
 		Title:           plain("Approve request"),
 		Submit:          plain("Approve"),
@@ -132,18 +132,18 @@ func ApproveModal(a workflow.Approval, draft int) slack.ModalViewRequest {
 // workspace's people. The modal's private_metadata is the approval ID
 // (the handler replaces it with a modalRef).
 func DelegateModal(a workflow.Approval) slack.ModalViewRequest {
-	picker := slack.NewOptionsSelectBlockElement(slack.OptTypeUser, plain("Pick a person"), inputDelegate)
-	input := slack.NewInputBlock(inputDelegate, plain("Hand it to"),
+	picker := slack.NewOptionsSelectBlockElement(slack.OptTypeUser, plain("Pick a person"), InputDelegate)
+	input := slack.NewInputBlock(InputDelegate, plain("Hand it to"),
 		plain("They may decide it from then on, and you no longer may, until it is handed back to you."), picker)
 	return slack.ModalViewRequest{
 		Type:            slack.VTModal,
-		CallbackID:      callbackDelegate,
+		CallbackID:      CallbackDelegate,
 		PrivateMetadata: a.ID,
 		Title:           plain("Hand over request"),
 		Submit:          plain("Hand over"),
 		Close:           plain("Cancel"),
 		Blocks: slack.Blocks{BlockSet: []slack.Block{
-			slack.NewSectionBlock(mrkdwn("Hand *"+escape(a.Title)+"* to somebody else to decide."), nil, nil),
+			slack.NewSectionBlock(mrkdwn("Hand *"+Escape(a.Title)+"* to somebody else to decide."), nil, nil),
 			input,
 		}},
 	}

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
-// homeCallback is the callback_id of the App Home the bot publishes; a
+// HomeCallback is the callback_id of the App Home the bot publishes; a
 // button click from a view counts only on it (onOwnHome).
-const homeCallback = "approvals_home"
+const HomeCallback = "approvals_home"
 
 // Bounds of the App Home: Slack allows 100 blocks a view.
 const (
-	maxHomePending = 10
-	maxHomeHistory = 10
+	MaxHomePending = 10
+	MaxHomeHistory = 10
 	// Text of one approval on the Home, shortened with "…"; its message has
 	// it whole.
 	maxHomeSummary = 500
@@ -29,7 +29,7 @@ type Home struct {
 	// User is whose Home it is.
 	User string
 	// Pending are the approvals User may decide, oldest first, whole (as
-	// Store.Get returns them): at most maxHomePending are shown, each with
+	// Store.Get returns them): at most MaxHomePending are shown, each with
 	// its buttons; More counts those left out.
 	Pending []workflow.Approval
 	More    int
@@ -58,17 +58,17 @@ func HomeView(h Home) slack.HomeTabViewRequest {
 	}
 	blocks = append(blocks, homePending(h)...)
 	blocks = append(blocks, slack.NewDividerBlock(), homeHistory(h),
-		slack.NewContextBlock("updated", mrkdwn("Updated "+slackDate(h.Now)+" · `/approvals pending` and `/approvals history` answer in any channel.")))
+		slack.NewContextBlock("updated", mrkdwn("Updated "+Date(h.Now)+" · `/approvals pending` and `/approvals history` answer in any channel.")))
 	return slack.HomeTabViewRequest{
 		Type:            slack.VTHomeTab,
 		Blocks:          slack.Blocks{BlockSet: blocks},
 		PrivateMetadata: h.User,
-		CallbackID:      homeCallback,
+		CallbackID:      HomeCallback,
 	}
 }
 
 func homePending(h Home) []slack.Block {
-	shown := h.Pending[:min(len(h.Pending), maxHomePending)]
+	shown := h.Pending[:min(len(h.Pending), MaxHomePending)]
 	total := len(h.Pending) + h.More
 	head := "*Waiting for your decision*"
 	switch {
@@ -116,16 +116,16 @@ func homeSummary(a workflow.Approval, base string) string {
 func homeContext(a workflow.Approval, now time.Time) slack.Block {
 	parts := []string{"Waiting " + age(now.Sub(a.CreatedAt))}
 	if a.RequestedBy != "" {
-		parts = append(parts, "requested by "+mention(a.RequestedBy))
+		parts = append(parts, "requested by "+Mention(a.RequestedBy))
 	}
 	if !a.Deadline.IsZero() {
-		parts = append(parts, "due "+slackDate(a.Deadline))
+		parts = append(parts, "due "+Date(a.Deadline))
 	}
 	if p := Progress(a); p != "" {
 		parts = append(parts, p)
 	}
 	if n := len(a.Delegations); n > 0 {
-		parts = append(parts, "handed to you by "+mention(a.Delegations[n-1].From))
+		parts = append(parts, "handed to you by "+Mention(a.Delegations[n-1].From))
 	}
 	parts = append(parts, "`"+a.ID+"`")
 	return slack.NewContextBlock("ctx_"+a.ID, mrkdwn(strings.Join(parts, " · ")))
@@ -140,7 +140,7 @@ func homeHistory(h Home) slack.Block {
 		text += "\nNothing yet."
 	}
 	units := []string{text}
-	for _, e := range h.History[:min(len(h.History), maxHomeHistory)] {
+	for _, e := range h.History[:min(len(h.History), MaxHomeHistory)] {
 		units = append(units, "\n"+historyLine(e, h.Base))
 	}
 	text, _ = fit(units, maxSectionLen, 0)
@@ -154,7 +154,7 @@ func historyLine(e workflow.HistoryEntry, base string) string {
 	if e.MessageTS != "" && base != "" {
 		title = "<" + Permalink(base, e.Channel, e.MessageTS, "") + "|" + title + ">"
 	}
-	return historyAct(e.Event) + " · *" + title + "* · " + slackDate(e.Event.At)
+	return historyAct(e.Event) + " · *" + title + "* · " + Date(e.Event.At)
 }
 
 func historyAct(e workflow.AuditEvent) string {
@@ -164,7 +164,7 @@ func historyAct(e workflow.AuditEvent) string {
 	}
 	switch {
 	case e.Type == workflow.EventDelegated && len(e.Users) > 0:
-		return "↪️ Handed to " + mention(e.Users[0])
+		return "↪️ Handed to " + Mention(e.Users[0])
 	case e.Type == workflow.EventVoted:
 		return "🗳️ Approved" + draft + " (towards the quorum)"
 	case e.Action == workflow.ActionApprove:

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"net/url"
@@ -19,7 +19,7 @@ func cancelledOutcome(a workflow.Approval) string {
 	case executionEnded(a):
 		return "⏹️ *Cancelled*: " + executionEnd(a) + ". Its buttons no longer decide anything."
 	}
-	return "⏹️ *Cancelled*: " + escape(cancelReason(a)) + ". Its buttons no longer decide anything."
+	return "⏹️ *Cancelled*: " + Escape(cancelReason(a)) + ". Its buttons no longer decide anything."
 }
 
 // cancelledReply is the short text of a cancelled approval.
@@ -30,11 +30,11 @@ func cancelledReply(a workflow.Approval) string {
 	case executionEnded(a):
 		return "Cancelled: " + executionEnd(a) + "."
 	}
-	return "Cancelled: " + escape(cancelReason(a)) + "."
+	return "Cancelled: " + Escape(cancelReason(a)) + "."
 }
 
 // cancelledLate answers a click on a cancelled approval's message.
-func cancelledLate(a workflow.Approval) string {
+func CancelledLate(a workflow.Approval) string {
 	switch {
 	case replaced(a):
 		return "This request was replaced by a newer request, so this button changes nothing" +
@@ -42,7 +42,7 @@ func cancelledLate(a workflow.Approval) string {
 	case executionEnded(a):
 		return "This request was cancelled because " + executionEnd(a) + ", so this button changes nothing."
 	}
-	return "This request was cancelled (" + escape(cancelReason(a)) + "), so this button changes nothing."
+	return "This request was cancelled (" + Escape(cancelReason(a)) + "), so this button changes nothing."
 }
 
 func executionEnded(a workflow.Approval) bool {
@@ -54,7 +54,7 @@ func executionEnded(a workflow.Approval) bool {
 func executionEnd(a workflow.Approval) string {
 	at := ""
 	if t := a.Cancellation.StoppedAt; !t.IsZero() {
-		at = " at " + slackDate(t)
+		at = " at " + Date(t)
 	}
 	switch a.Cancellation.Reason {
 	case workflow.ReasonExecutionAborted:

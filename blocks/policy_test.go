@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 func withPolicy(a workflow.Approval, p workflow.Policy) workflow.Approval {
@@ -17,7 +18,7 @@ func withPolicy(a workflow.Approval, p workflow.Policy) workflow.Approval {
 // one approval of each draft, a hand-over, a reminder and the escalation
 // done, and its onDeadline rejection to come.
 func quorumApproval() workflow.Approval {
-	a := withPolicy(withDrafts(sampleApproval()), workflow.Policy{
+	a := withPolicy(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Policy{
 		Quorum: 2, AllowDelegation: true, EscalateTo: []string{"S0LEADS"}, OnDeadline: workflow.ActionReject,
 	})
 	at := func(m int) time.Time { return created.Add(time.Duration(m) * time.Minute) }
@@ -53,15 +54,15 @@ func TestPolicyMessagesGolden(t *testing.T) {
 	}
 	quorumMet := quorumApproval()
 	quorumMet.Votes = append(quorumMet.Votes, workflow.Vote{UserID: "U0DDD", DraftIndex: 1, Comment: "agreed", At: decided})
-	quorumMet = decidedAs(quorumMet, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Text: "agreed"})
+	quorumMet = workflowtest.DecidedAs(quorumMet, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Text: "agreed"})
 	quorumMet.Decision.DecidedBy = "U0DDD"
-	commented := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: "Numbers <check> out"})
+	commented := workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: "Numbers <check> out"})
 	tests := map[string]Message{
 		"request_quorum":            RequestMessage(quorumApproval()),
 		"request_policy_upcoming":   RequestMessage(upcoming),
-		"request_comment_required":  RequestMessage(withPolicy(sampleApproval(), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}})),
+		"request_comment_required":  RequestMessage(withPolicy(workflowtest.SampleApproval(), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}})),
 		"outcome_deadline_rejected": OutcomeMessage(byDeadline(quorumApproval(), workflow.ActionReject)),
-		"outcome_deadline_skipped":  OutcomeMessage(byDeadline(withPolicy(sampleApproval(), workflow.Policy{OnDeadline: workflow.ActionSkip}), workflow.ActionSkip)),
+		"outcome_deadline_skipped":  OutcomeMessage(byDeadline(withPolicy(workflowtest.SampleApproval(), workflow.Policy{OnDeadline: workflow.ActionSkip}), workflow.ActionSkip)),
 		"outcome_quorum_approved":   OutcomeMessage(quorumMet),
 		"outcome_approved_comment":  OutcomeMessage(commented),
 	}
@@ -80,7 +81,7 @@ func TestPolicyMessagesGolden(t *testing.T) {
 
 func TestPolicyTexts(t *testing.T) {
 	at := deadline.Add(-workflow.OnDeadlineLead)
-	byDeadline := sampleApproval()
+	byDeadline := workflowtest.SampleApproval()
 	byDeadline.Status = workflow.StatusDecided
 	byDeadline.Decision = &workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, DecidedBy: workflow.DecidedByDeadline, DecidedAt: at}
 	skipped := byDeadline
@@ -88,7 +89,7 @@ func TestPolicyTexts(t *testing.T) {
 	quorum := quorumApproval()
 	quorumMet := quorumApproval()
 	quorumMet.Votes = append(quorumMet.Votes, workflow.Vote{UserID: "U0DDD", DraftIndex: 1, At: decided})
-	quorumMet = decidedAs(quorumMet, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})
+	quorumMet = workflowtest.DecidedAs(quorumMet, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})
 	atDate := "<!date^1796029080^{date_short_pretty} {time}|2026-11-30 08:58 UTC>"
 	tests := []struct {
 		name, got     string
@@ -97,16 +98,16 @@ func TestPolicyTexts(t *testing.T) {
 		{"reply, rejected at the deadline", ReplyText(byDeadline), []string{"Rejected at its deadline: nobody decided in time."}, []string{"<@deadline>"}},
 		{"reply, skipped at the deadline", ReplyText(skipped), []string{"Skipped at its deadline"}, nil},
 		{"outcome, rejected at the deadline", outcomeText(byDeadline), []string{"⏰ *Rejected at the deadline*", "onDeadline rejected it at " + atDate}, []string{"<@deadline>"}},
-		{"late click, rejected at the deadline", lateText(byDeadline, nil), []string{"Nobody decided this request in time, so it was rejected at its deadline (" + atDate + ")."}, []string{"<@deadline>"}},
+		{"late click, rejected at the deadline", LateText(byDeadline, nil), []string{"Nobody decided this request in time, so it was rejected at its deadline (" + atDate + ")."}, []string{"<@deadline>"}},
 		{"reply, quorum met", ReplyText(quorumMet), []string{"Approved draft 2 by <@U0BBB>, <@U0DDD>."}, nil},
-		{"reply, comment", ReplyText(decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: "fine <!here>\nreally"})), []string{"Approved by <@U0AAA>: fine &lt;!here&gt; — really"}, nil},
+		{"reply, comment", ReplyText(workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: "fine <!here>\nreally"})), []string{"Approved by <@U0AAA>: fine &lt;!here&gt; — really"}, nil},
 		{"progress", Progress(quorum), []string{"1 of 2 approvals"}, nil},
-		{"vote", voteText(quorum, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
+		{"vote", VoteText(quorum, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
 			[]string{"Your approval of draft 2 of *Publish the post for 2026-11-29* is counted (1 of 2 approvals so far)", "once 2 people approved of the same draft."}, nil},
 		{"reminder", ReminderNotice(quorum), []string{"🔔 Reminder: <!subteam^S0GRP>", "<!subteam^S0LEADS>", "<@U0DDD>", "(1 of 2 approvals so far)", "deadline is <!date^"}, []string{"U0AAA", "U0BBB", "U0CCC", "U0REQ"}},
 		{"escalation", EscalationNotice(quorum), []string{"⏫ Escalated: <!subteam^S0LEADS>, nobody has decided", "deadline is"}, nil},
 		{"delegation", DelegationNotice(quorum.Delegations[0]), []string{"↪️ <@U0CCC> handed this request to <@U0DDD>, who may decide it now."}, nil},
-		{"who may decide", whoMayDecide(quorum), []string{"<@U0AAA>", "<!subteam^S0LEADS>", "<@U0DDD>"}, []string{"U0CCC"}},
+		{"who may decide", WhoMayDecide(quorum), []string{"<@U0AAA>", "<!subteam^S0LEADS>", "<@U0DDD>"}, []string{"U0CCC"}},
 	}
 	for _, tt := range tests {
 		for _, w := range tt.want {

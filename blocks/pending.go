@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func PendingMessage(pending []workflow.Approval, now time.Time, base string) Mes
 		}
 		due := "no deadline"
 		if !a.Deadline.IsZero() {
-			due = "due " + slackDate(a.Deadline)
+			due = "due " + Date(a.Deadline)
 		}
 		after += fmt.Sprintf("\nWaiting %s · %s · `%s`", age(now.Sub(a.CreatedAt)), due, a.ID)
 		parts = append(parts, part{before: before, text: a.Title, after: after, kind: plainText, max: maxSectionLen})
@@ -61,11 +61,17 @@ func PendingMessage(pending []workflow.Approval, now time.Time, base string) Mes
 	return Message{Text: head, Blocks: append(append([]slack.Block{first}, blocks...), tail...)}
 }
 
+// Bounds of /approvals history N.
+const (
+	DefaultHistory = 10
+	MaxHistory     = 50
+)
+
 // HelpMessage explains the slash command.
 func HelpMessage(command string) Message {
 	text := fmt.Sprintf("*Usage*\n`%[1]s pending` lists the approvals waiting for your decision, oldest first.\n"+
 		"`%[1]s history [N]` lists your last N decisions (default %[2]d, at most %[3]d), newest first.\n`%[1]s help` shows this help.\n"+
-		"To decide, use the buttons on the request message or on the app's Home tab.", command, defaultHistory, maxHistory)
+		"To decide, use the buttons on the request message or on the app's Home tab.", command, DefaultHistory, MaxHistory)
 	return Message{Text: "Usage: " + command + " pending", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
 }
 

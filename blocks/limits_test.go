@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 // fill repeats pattern to exactly n characters.
@@ -130,11 +131,11 @@ func largestDecisions(t *testing.T, a workflow.Approval, pattern string) map[str
 		if err := d.Validate(a); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		out[name] = decidedAs(a, d)
+		out[name] = workflowtest.DecidedAs(a, d)
 	}
 	expired := a
 	expired.Status, expired.Decision = workflow.StatusExpired, &workflow.Decision{Action: workflow.ActionExpire, DraftIndex: -1, DecidedAt: decided}
-	late := decidedAs(a, approve)
+	late := workflowtest.DecidedAs(a, approve)
 	late.Status = workflow.StatusExpired
 	out["expired"], out["expired late"] = expired, late
 	return out
@@ -162,21 +163,21 @@ func TestLargestInputFitsSlack(t *testing.T) {
 			name := pname + "/" + rname
 			req := RequestMessage(a)
 			checkRendered(t, name+"/request", req)
-			_, ts, err := api.PostMessageContext(ctx, a.Channel, req.options()...)
+			_, ts, err := api.PostMessageContext(ctx, a.Channel, req.Options()...)
 			if err != nil {
 				t.Fatalf("%s: post request: %v (%s)", name, err, describeSlackError(err))
 			}
 			a.MessageTS = ts
 			listed = append(listed, a)
 			for _, v := range []slack.ModalViewRequest{RejectModal(a), ReviseModal(a)} {
-				if _, err := api.OpenViewContext(ctx, fs.NewTrigger(approver), v); err != nil {
+				if _, err := api.OpenViewContext(ctx, fs.NewTrigger("U0APPROVER"), v); err != nil {
 					t.Errorf("%s: open %s modal: %v (%s)", name, v.CallbackID, err, describeSlackError(err))
 				}
 			}
 			for dname, decidedA := range largestDecisions(t, a, pattern) {
 				out := OutcomeMessage(decidedA)
 				checkRendered(t, name+"/"+dname, out)
-				if _, _, _, err := api.UpdateMessageContext(ctx, a.Channel, ts, out.options()...); err != nil {
+				if _, _, _, err := api.UpdateMessageContext(ctx, a.Channel, ts, out.Options()...); err != nil {
 					t.Errorf("%s/%s: update to outcome: %v (%s)", name, dname, err, describeSlackError(err))
 				}
 				if _, _, err := api.PostMessageContext(ctx, a.Channel, slack.MsgOptionText(ReplyText(decidedA), false),
@@ -189,7 +190,7 @@ func TestLargestInputFitsSlack(t *testing.T) {
 			listed = append(listed, listed[len(listed)%4])
 		}
 		pending := PendingMessage(listed, decided, "https://a-rather-long-enterprise-workspace-name.enterprise.slack.com")
-		if _, err := api.PostEphemeralContext(ctx, "C0APPROVALS", approver, pending.options()...); err != nil {
+		if _, err := api.PostEphemeralContext(ctx, "C0APPROVALS", "U0APPROVER", pending.Options()...); err != nil {
 			t.Errorf("%s: pending list: %v (%s)", pname, err, describeSlackError(err))
 		}
 	}

@@ -1,9 +1,10 @@
-package slackbot
+package blocks
 
 import (
 	"testing"
 
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 func TestAuthorMrkdwnNeutralisesBroadcasts(t *testing.T) {
@@ -49,7 +50,7 @@ func TestPlainAuthorDefusesBroadcasts(t *testing.T) {
 }
 
 func TestTitleAtItsLimitStaysInTheHeader(t *testing.T) {
-	a := sampleApproval()
+	a := workflowtest.SampleApproval()
 	a.Title = ""
 	for len([]rune(a.Title)) < workflow.MaxTitleLen {
 		a.Title += "<!"

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ type Message struct {
 	Blocks []slack.Block `json:"blocks"`
 }
 
-func (m Message) options() []slack.MsgOption {
+func (m Message) Options() []slack.MsgOption {
 	return []slack.MsgOption{slack.MsgOptionText(m.Text, false), slack.MsgOptionBlocks(m.Blocks...)}
 }
 
@@ -29,7 +29,7 @@ func (m Message) options() []slack.MsgOption {
 func RequestMessage(a workflow.Approval) Message {
 	tail := withBlock(statusBlock(a), contextBlock(a), actionsBlock(a))
 	blocks := append(bodyBlocks(a, nil, maxBlocksLen-blocksLen(tail...)), tail...)
-	return Message{Text: "Approval requested: " + escape(a.Title), Blocks: blocks}
+	return Message{Text: "Approval requested: " + Escape(a.Title), Blocks: blocks}
 }
 
 // OutcomeMessage is the request message rewritten once a is final: the same
@@ -44,8 +44,8 @@ func OutcomeMessage(a workflow.Approval) Message {
 		slack.NewSectionBlock(mrkdwn(outcomeText(a)), nil, nil, slack.SectionBlockOptionBlockID("outcome")),
 	}
 	tail = append(tail, withBlock(statusBlock(a), contextBlock(a))...)
-	blocks := append(bodyBlocks(a, chosenDraft(a), maxBlocksLen-blocksLen(tail...)), tail...)
-	return Message{Text: escape(a.Title) + ": " + ReplyText(a), Blocks: blocks}
+	blocks := append(bodyBlocks(a, ChosenDraft(a), maxBlocksLen-blocksLen(tail...)), tail...)
+	return Message{Text: Escape(a.Title) + ": " + ReplyText(a), Blocks: blocks}
 }
 
 // ReplyText is the short reply posted in the request's thread once a is
@@ -58,17 +58,17 @@ func ReplyText(a workflow.Approval) string {
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
 		return "Expired: the workflow stopped waiting for a decision."
 	}
-	if decidedByDeadline(a) {
-		return fmt.Sprintf("%s at its deadline: nobody decided in time.", capitalized(deadlineVerb(d.Action)))
+	if DecidedByDeadline(a) {
+		return fmt.Sprintf("%s at its deadline: nobody decided in time.", capitalized(DeadlineVerb(d.Action)))
 	}
-	by := mention(d.DecidedBy)
+	by := Mention(d.DecidedBy)
 	switch d.Action {
 	case workflow.ActionApprove:
 		if a.Quorum() > 1 {
 			by = approvers(a)
 		}
 		what := "Approved"
-		if i := chosenDraft(a); i != nil {
+		if i := ChosenDraft(a); i != nil {
 			what = fmt.Sprintf("Approved draft %d", *i+1)
 		}
 		if c := strings.TrimSpace(d.Text); c != "" && a.Quorum() == 1 {
@@ -139,16 +139,16 @@ func shortenedNote() slack.Block {
 func contextBlock(a workflow.Approval) *slack.ContextBlock {
 	who := make([]string, 0, len(a.Approvers))
 	for _, id := range a.Approvers {
-		who = append(who, mention(id))
+		who = append(who, Mention(id))
 	}
 	parts := []string{"Approvers: " + strings.Join(who, ", ")}
 	if a.RequestedBy != "" {
-		parts = append(parts, "Requested by "+mention(a.RequestedBy))
+		parts = append(parts, "Requested by "+Mention(a.RequestedBy))
 	}
 	if a.Deadline.IsZero() {
 		parts = append(parts, "No deadline")
 	} else {
-		parts = append(parts, "Deadline: "+slackDate(a.Deadline))
+		parts = append(parts, "Deadline: "+Date(a.Deadline))
 	}
 	parts = append(parts, "ID `"+a.ID+"`")
 	return slack.NewContextBlock("context", mrkdwn(strings.Join(parts, " · ")))
@@ -160,9 +160,9 @@ func contextBlock(a workflow.Approval) *slack.ContextBlock {
 // delegation.
 func actionsBlock(a workflow.Approval) *slack.ActionBlock {
 	needComment := slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
-	approveID, draftID := actionApprove, actionApproveDraft
+	approveID, draftID := ActionApprove, ActionApproveDraft
 	if needComment {
-		approveID, draftID = actionApproveComment, actionApproveCommentDraft
+		approveID, draftID = ActionApproveComment, ActionApproveCommentDraft
 	}
 	var buttons []slack.BlockElement
 	if len(a.Drafts) == 0 {
@@ -176,17 +176,17 @@ func actionsBlock(a workflow.Approval) *slack.ActionBlock {
 		buttons = append(buttons, button(draftID+strconv.Itoa(i), fmt.Sprintf("Approve draft %d", i+1), a.ID, style))
 	}
 	if !needComment {
-		buttons = append(buttons, button(actionApproveComment, "Approve with comment", a.ID, ""))
+		buttons = append(buttons, button(ActionApproveComment, "Approve with comment", a.ID, ""))
 	}
-	buttons = append(buttons, button(actionReject, "Reject", a.ID, slack.StyleDanger))
+	buttons = append(buttons, button(ActionReject, "Reject", a.ID, slack.StyleDanger))
 	if len(a.RevisionPresets) > 0 {
-		buttons = append(buttons, button(actionRevise, "Request changes", a.ID, ""))
+		buttons = append(buttons, button(ActionRevise, "Request changes", a.ID, ""))
 	}
 	if a.AllowSkip {
-		buttons = append(buttons, button(actionSkip, "Skip", a.ID, ""))
+		buttons = append(buttons, button(ActionSkip, "Skip", a.ID, ""))
 	}
 	if a.Policy.AllowDelegation {
-		buttons = append(buttons, button(actionDelegate, "Hand over", a.ID, ""))
+		buttons = append(buttons, button(ActionDelegate, "Hand over", a.ID, ""))
 	}
 	return slack.NewActionBlock(a.ID, buttons...)
 }
@@ -205,7 +205,7 @@ func approvers(a workflow.Approval) string {
 	for _, v := range a.ApprovalsOf(a.Decision.DraftIndex) {
 		ids = append(ids, v.UserID)
 	}
-	return mentions(ids)
+	return Mentions(ids)
 }
 
 func capitalized(s string) string {
@@ -231,22 +231,22 @@ func outcomeText(a workflow.Approval) string {
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
 		text := "⌛ *Expired*: the workflow stopped waiting (timed out or closed)"
 		if d != nil && d.DecidedBy != "" && d.Action != workflow.ActionExpire {
-			return text + " before the decision by " + mention(d.DecidedBy) + " at " + slackDate(d.DecidedAt) + " reached it."
+			return text + " before the decision by " + Mention(d.DecidedBy) + " at " + Date(d.DecidedAt) + " reached it."
 		}
 		return text + " before anybody decided."
 	}
-	if decidedByDeadline(a) {
+	if DecidedByDeadline(a) {
 		return fmt.Sprintf("⏰ *%s at the deadline*: nobody decided in time, so the request's onDeadline %s it at %s.",
-			capitalized(deadlineVerb(d.Action)), deadlineVerb(d.Action), slackDate(d.DecidedAt))
+			capitalized(DeadlineVerb(d.Action)), DeadlineVerb(d.Action), Date(d.DecidedAt))
 	}
-	byAt := " by " + mention(d.DecidedBy) + " at " + slackDate(d.DecidedAt)
+	byAt := " by " + Mention(d.DecidedBy) + " at " + Date(d.DecidedAt)
 	switch d.Action {
 	case workflow.ActionApprove:
 		if a.Quorum() > 1 {
-			byAt = " by " + approvers(a) + ", the last at " + slackDate(d.DecidedAt)
+			byAt = " by " + approvers(a) + ", the last at " + Date(d.DecidedAt)
 		}
 		text := "✅ *Approved*" + byAt
-		if i := chosenDraft(a); i != nil {
+		if i := ChosenDraft(a); i != nil {
 			text = fmt.Sprintf("✅ *Approved draft %d*%s", *i+1, byAt)
 		}
 		if c := strings.TrimSpace(d.Text); c != "" && a.Quorum() == 1 {
@@ -268,8 +268,8 @@ func outcomeText(a workflow.Approval) string {
 	return "*Decided*" + byAt
 }
 
-// chosenDraft is the index of the approved draft, or nil.
-func chosenDraft(a workflow.Approval) *int {
+// ChosenDraft is the index of the approved draft, or nil.
+func ChosenDraft(a workflow.Approval) *int {
 	d := a.Decision
 	if a.Status != workflow.StatusDecided || d == nil || d.Action != workflow.ActionApprove ||
 		d.DraftIndex < 0 || d.DraftIndex >= len(a.Drafts) {
@@ -279,24 +279,24 @@ func chosenDraft(a workflow.Approval) *int {
 	return &i
 }
 
-// mention formats a user or user-group ID so Slack renders the name.
-func mention(id string) string {
+// Mention formats a user or user-group ID so Slack renders the name.
+func Mention(id string) string {
 	if workflow.IsGroupID(id) {
 		return "<!subteam^" + id + ">"
 	}
 	return "<@" + id + ">"
 }
 
-// slackDate renders t in the reader's time zone, with a UTC fallback.
-func slackDate(t time.Time) string {
+// Date renders t in the reader's time zone, with a UTC fallback.
+func Date(t time.Time) string {
 	return fmt.Sprintf("<!date^%d^{date_short_pretty} {time}|%s>", t.Unix(), t.UTC().Format("2006-01-02 15:04 UTC"))
 }
 
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
-// escape makes user text literal in mrkdwn, so it cannot mention
+// Escape makes user text literal in mrkdwn, so it cannot mention
 // @channel or forge links.
-func escape(s string) string { return escaper.Replace(s) }
+func Escape(s string) string { return escaper.Replace(s) }
 
 func plain(text string) *slack.TextBlockObject {
 	return slack.NewTextBlockObject(slack.PlainTextType, text, true, false)

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"bytes"
@@ -13,11 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-var _ Approvals = (*workflow.Service)(nil)
 
 // golden compares v, as indented JSON, with testdata/name.json.
 func golden(t *testing.T, name string, v any) {
@@ -47,36 +46,11 @@ func golden(t *testing.T, name string, v any) {
 }
 
 var (
-	created  = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
-	decided  = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	deadline = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	stopped  = time.Date(2026, 11, 29, 9, 30, 0, 0, time.UTC)
+	created  = workflowtest.SampleCreated
+	decided  = workflowtest.SampleDecided
+	deadline = workflowtest.SampleDeadline
+	stopped  = workflowtest.SampleStopped
 )
-
-func sampleApproval() workflow.Approval {
-	return workflow.Approval{
-		ID:           "ap_sample",
-		TaskToken:    "secret-task-token",
-		ExecutionARN: "arn:aws:states:eu-west-1:123456789012:execution:publish:run-1",
-		Channel:      "C0123",
-		MessageTS:    "1700000000.000100",
-		Approvers:    []string{"U0AAA", "S0GRP"},
-		RequestedBy:  "U0REQ",
-		Title:        "Publish the post for 2026-11-29",
-		Summary:      "*Weekly* post about <https://example.com|Step Functions>",
-		Fields:       []workflow.Field{{Label: "Theme", Value: "Step Functions"}, {Label: "Words <&>", Value: "1200"}},
-		CreatedAt:    created,
-		Deadline:     deadline,
-		Status:       workflow.StatusPending,
-	}
-}
-
-func withDrafts(a workflow.Approval) workflow.Approval {
-	a.Drafts = []string{"First draft <!channel>", "Second draft"}
-	a.RevisionPresets = []string{"Shorter", "More detail"}
-	a.AllowSkip = true
-	return a
-}
 
 // withBroadcasts is a with author text full of broadcast mentions.
 func withBroadcasts(a workflow.Approval) workflow.Approval {
@@ -88,28 +62,16 @@ func withBroadcasts(a workflow.Approval) workflow.Approval {
 	return a
 }
 
-func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
-	d.DecidedBy, d.DecidedAt = "U0AAA", decided
-	a.Status, a.Decision, a.ClosedAt = workflow.StatusDecided, &d, decided
-	return a
-}
-
-func cancelledAs(a workflow.Approval, c workflow.Cancellation) workflow.Approval {
-	a.Cancellation = &c
-	a.Close(workflow.StatusCancelled, decided)
-	return a
-}
-
 // A cancelled request never reads as expired, and links the newer request
 // only with a plain web link.
 func TestCancelledTexts(t *testing.T) {
 	link := "https://fake.slack.com/archives/C0123/p1700000000000200"
-	replaced := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, link))
-	unlinked := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, ""))
-	forged := cancelledAs(sampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://x.example/|click <!channel>"))
-	aborted := cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "execution aborted <!here>"})
+	replaced := workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, link))
+	unlinked := workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, ""))
+	forged := workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://x.example/|click <!channel>"))
+	aborted := workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Cancellation{Reason: "execution aborted <!here>"})
 	stoppedBy := func(status workflow.ExecutionStatus) workflow.Approval {
-		return cancelledAs(sampleApproval(), workflow.Ended(workflow.Execution{Status: status, StoppedAt: stopped}))
+		return workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Ended(workflow.Execution{Status: status, StoppedAt: stopped}))
 	}
 	at := "<!date^1795944600^{date_short_pretty} {time}|2026-11-29 09:30 UTC>"
 	tests := []struct {
@@ -118,17 +80,17 @@ func TestCancelledTexts(t *testing.T) {
 		want, wantNot []string
 	}{
 		{"reply, replaced", ReplyText(replaced), []string{"Replaced by a newer request", "<" + link + "|the new request>"}, []string{"xpired"}},
-		{"late click, replaced", lateText(replaced, nil), []string{"replaced by a newer request", "<" + link + "|the new request>"}, []string{"xpired"}},
+		{"late click, replaced", LateText(replaced, nil), []string{"replaced by a newer request", "<" + link + "|the new request>"}, []string{"xpired"}},
 		{"outcome, replaced", outcomeText(replaced), []string{"Replaced by a newer request", "<" + link + "|open it>"}, []string{"xpired"}},
 		{"reply, link unknown", ReplyText(unlinked), []string{"Replaced by a newer request."}, []string{"<http"}},
-		{"late click, forged link", lateText(forged, nil), []string{"replaced"}, []string{"x.example", "<!channel>"}},
+		{"late click, forged link", LateText(forged, nil), []string{"replaced"}, []string{"x.example", "<!channel>"}},
 		{"outcome, other reason", outcomeText(aborted), []string{"Cancelled", "execution aborted &lt;!here&gt;"}, []string{"xpired", "<!here>"}},
-		{"late click, other reason", lateText(aborted, nil), []string{"cancelled (execution aborted"}, []string{"xpired"}},
+		{"late click, other reason", LateText(aborted, nil), []string{"cancelled (execution aborted"}, []string{"xpired"}},
 		{"outcome, execution aborted", outcomeText(stoppedBy(workflow.ExecutionAborted)), []string{"⏹️ *Cancelled*: the execution was aborted at " + at + ". Its buttons no longer decide anything."}, []string{"xpired"}},
 		{"reply, execution timed out", ReplyText(stoppedBy(workflow.ExecutionTimedOut)), []string{"Cancelled: the execution timed out at " + at + "."}, nil},
-		{"late click, execution failed", lateText(stoppedBy(workflow.ExecutionFailed), nil), []string{"This request was cancelled because the execution failed at " + at + ", so this button changes nothing."}, nil},
-		{"late click, execution succeeded", lateText(stoppedBy(workflow.ExecutionSucceeded), nil), []string{"cancelled because the execution finished at " + at + " without waiting for this decision"}, nil},
-		{"late click, execution not found", lateText(cancelledAs(sampleApproval(), workflow.Cancellation{Reason: workflow.ReasonExecutionNotFound}), nil), []string{"cancelled because the execution no longer exists"}, []string{" at "}},
+		{"late click, execution failed", LateText(stoppedBy(workflow.ExecutionFailed), nil), []string{"This request was cancelled because the execution failed at " + at + ", so this button changes nothing."}, nil},
+		{"late click, execution succeeded", LateText(stoppedBy(workflow.ExecutionSucceeded), nil), []string{"cancelled because the execution finished at " + at + " without waiting for this decision"}, nil},
+		{"late click, execution not found", LateText(workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Cancellation{Reason: workflow.ReasonExecutionNotFound}), nil), []string{"cancelled because the execution no longer exists"}, []string{" at "}},
 	}
 	for _, tt := range tests {
 		for _, w := range tt.want {
@@ -145,13 +107,13 @@ func TestCancelledTexts(t *testing.T) {
 }
 
 func TestRequestMessageGolden(t *testing.T) {
-	plain := sampleApproval()
+	plain := workflowtest.SampleApproval()
 	plain.Summary, plain.Fields, plain.RequestedBy, plain.Deadline = "", nil, "", time.Time{}
 	tests := map[string]workflow.Approval{
-		"request":            sampleApproval(),
-		"request_drafts":     withDrafts(sampleApproval()),
+		"request":            workflowtest.SampleApproval(),
+		"request_drafts":     workflowtest.WithDrafts(workflowtest.SampleApproval()),
 		"request_minimal":    plain,
-		"request_broadcasts": withBroadcasts(sampleApproval()),
+		"request_broadcasts": withBroadcasts(workflowtest.SampleApproval()),
 	}
 	for name, a := range tests {
 		t.Run(name, func(t *testing.T) { golden(t, name, RequestMessage(a)) })
@@ -159,22 +121,22 @@ func TestRequestMessageGolden(t *testing.T) {
 }
 
 func TestOutcomeMessageGolden(t *testing.T) {
-	expired := sampleApproval()
+	expired := workflowtest.SampleApproval()
 	expired.Status, expired.Decision = workflow.StatusExpired, &workflow.Decision{Action: workflow.ActionExpire, DraftIndex: -1, DecidedAt: decided}
-	late := decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+	late := workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
 	late.Status = workflow.StatusExpired
 	tests := map[string]workflow.Approval{
-		"outcome_approved":            decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}),
-		"outcome_approved_draft":      decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
-		"outcome_rejected":            decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "Not <b>now</b>"}),
-		"outcome_revise":              decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "Cut the intro.\nKeep the end."}),
-		"outcome_skipped":             decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}),
+		"outcome_approved":            workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}),
+		"outcome_approved_draft":      workflowtest.DecidedAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}),
+		"outcome_rejected":            workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "Not <b>now</b>"}),
+		"outcome_revise":              workflowtest.DecidedAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "Cut the intro.\nKeep the end."}),
+		"outcome_skipped":             workflowtest.DecidedAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}),
 		"outcome_expired":             expired,
 		"outcome_expired_late":        late,
-		"outcome_rejected_broadcasts": decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!channel>, ask <!subteam^S0TEAM|@team>"}),
-		"outcome_revise_broadcasts":   decidedAs(withBroadcasts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Tell <!here>", Text: "<!everyone> please"}),
-		"outcome_replaced":            cancelledAs(withDrafts(sampleApproval()), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://fake.slack.com/archives/C0123/p1700000000000200")),
-		"outcome_cancelled":           cancelledAs(sampleApproval(), workflow.Cancellation{Reason: "no longer needed"}),
+		"outcome_rejected_broadcasts": workflowtest.DecidedAs(withBroadcasts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!channel>, ask <!subteam^S0TEAM|@team>"}),
+		"outcome_revise_broadcasts":   workflowtest.DecidedAs(withBroadcasts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Tell <!here>", Text: "<!everyone> please"}),
+		"outcome_replaced":            workflowtest.CancelledAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Replaced(workflow.Approval{ID: "ap_newer"}, "https://fake.slack.com/archives/C0123/p1700000000000200")),
+		"outcome_cancelled":           workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Cancellation{Reason: "no longer needed"}),
 	}
 	for status, name := range map[workflow.ExecutionStatus]string{
 		workflow.ExecutionAborted:   "outcome_execution_aborted",
@@ -182,9 +144,9 @@ func TestOutcomeMessageGolden(t *testing.T) {
 		workflow.ExecutionFailed:    "outcome_execution_failed",
 		workflow.ExecutionSucceeded: "outcome_execution_succeeded",
 	} {
-		tests[name] = cancelledAs(withDrafts(sampleApproval()), workflow.Ended(workflow.Execution{Status: status, StoppedAt: stopped}))
+		tests[name] = workflowtest.CancelledAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Ended(workflow.Execution{Status: status, StoppedAt: stopped}))
 	}
-	tests["outcome_execution_not_found"] = cancelledAs(sampleApproval(), workflow.Cancellation{Reason: workflow.ReasonExecutionNotFound})
+	tests["outcome_execution_not_found"] = workflowtest.CancelledAs(workflowtest.SampleApproval(), workflow.Cancellation{Reason: workflow.ReasonExecutionNotFound})
 	for name, a := range tests {
 		t.Run(name, func(t *testing.T) {
 			m := OutcomeMessage(a)
@@ -237,12 +199,12 @@ func TestRequestButtons(t *testing.T) {
 		a    workflow.Approval
 		want []button
 	}{
-		{"plain", sampleApproval(), []button{
+		{"plain", workflowtest.SampleApproval(), []button{
 			{"approve", "Approve", "ap_sample", "primary"},
 			{"approve_comment", "Approve with comment", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
 		}},
-		{"drafts, presets, skip", withDrafts(sampleApproval()), []button{
+		{"drafts, presets, skip", workflowtest.WithDrafts(workflowtest.SampleApproval()), []button{
 			{"approve_draft_0", "Approve draft 1", "ap_sample", "primary"},
 			{"approve_draft_1", "Approve draft 2", "ap_sample", ""},
 			{"approve_comment", "Approve with comment", "ap_sample", ""},
@@ -250,17 +212,17 @@ func TestRequestButtons(t *testing.T) {
 			{"revise", "Request changes", "ap_sample", ""},
 			{"skip", "Skip", "ap_sample", ""},
 		}},
-		{"delegation allowed", withPolicy(sampleApproval(), workflow.Policy{AllowDelegation: true}), []button{
+		{"delegation allowed", withPolicy(workflowtest.SampleApproval(), workflow.Policy{AllowDelegation: true}), []button{
 			{"approve", "Approve", "ap_sample", "primary"},
 			{"approve_comment", "Approve with comment", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
 			{"delegate", "Hand over", "ap_sample", ""},
 		}},
-		{"comment required", withPolicy(sampleApproval(), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
+		{"comment required", withPolicy(workflowtest.SampleApproval(), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
 			{"approve_comment", "Approve", "ap_sample", "primary"},
 			{"reject", "Reject", "ap_sample", "danger"},
 		}},
-		{"comment required, drafts", withPolicy(withDrafts(sampleApproval()), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
+		{"comment required, drafts", withPolicy(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
 			{"approve_comment_draft_0", "Approve draft 1", "ap_sample", "primary"},
 			{"approve_comment_draft_1", "Approve draft 2", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
@@ -278,18 +240,18 @@ func TestRequestButtons(t *testing.T) {
 }
 
 func TestReplyText(t *testing.T) {
-	expired := sampleApproval()
+	expired := workflowtest.SampleApproval()
 	expired.Status = workflow.StatusExpired
 	tests := []struct {
 		a    workflow.Approval
 		want string
 	}{
-		{decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}), "Approved by <@U0AAA>."},
-		{decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}), "Approved draft 2 by <@U0AAA>."},
-		{decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!here>"}), "Rejected by <@U0AAA>: No &lt;!here&gt;"},
-		{decidedAs(sampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1}), "Rejected by <@U0AAA>."},
-		{decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "cut"}), "Changes requested by <@U0AAA>: Shorter — cut"},
-		{decidedAs(withDrafts(sampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}), "Skipped by <@U0AAA>."},
+		{workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}), "Approved by <@U0AAA>."},
+		{workflowtest.DecidedAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1}), "Approved draft 2 by <@U0AAA>."},
+		{workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: "No <!here>"}), "Rejected by <@U0AAA>: No &lt;!here&gt;"},
+		{workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1}), "Rejected by <@U0AAA>."},
+		{workflowtest.DecidedAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Preset: "Shorter", Text: "cut"}), "Changes requested by <@U0AAA>: Shorter — cut"},
+		{workflowtest.DecidedAs(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Decision{Action: workflow.ActionSkip, DraftIndex: -1}), "Skipped by <@U0AAA>."},
 		{expired, "Expired: the workflow stopped waiting for a decision."},
 	}
 	for _, tt := range tests {
@@ -300,10 +262,10 @@ func TestReplyText(t *testing.T) {
 }
 
 func TestMessagesNeverShowTheTaskToken(t *testing.T) {
-	a := withDrafts(sampleApproval())
+	a := workflowtest.WithDrafts(workflowtest.SampleApproval())
 	views := []any{
 		RequestMessage(a),
-		OutcomeMessage(decidedAs(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0})),
+		OutcomeMessage(workflowtest.DecidedAs(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0})),
 		RejectModal(a), ReviseModal(a),
 		PendingMessage([]workflow.Approval{a}, decided, "https://slack.com"),
 	}

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"cmp"
@@ -47,15 +47,15 @@ func statusLines(a workflow.Approval) []string {
 	}
 	var history []event
 	for _, d := range a.Delegations {
-		history = append(history, event{d.At, fmt.Sprintf("↪️ %s handed this request to %s · %s", mention(d.From), mention(d.To), slackDate(d.At))})
+		history = append(history, event{d.At, fmt.Sprintf("↪️ %s handed this request to %s · %s", Mention(d.From), Mention(d.To), Date(d.At))})
 	}
 	for _, s := range a.Steps {
 		switch {
 		case s.DoneAt.IsZero():
 		case s.Kind == workflow.StepRemind:
-			history = append(history, event{s.DoneAt, "🔔 Reminded who may still decide · " + slackDate(s.DoneAt)})
+			history = append(history, event{s.DoneAt, "🔔 Reminded who may still decide · " + Date(s.DoneAt)})
 		case s.Kind == workflow.StepEscalate:
-			history = append(history, event{s.DoneAt, "⏫ Escalated: " + mentions(a.Policy.EscalateTo) + " may decide too · " + slackDate(s.DoneAt)})
+			history = append(history, event{s.DoneAt, "⏫ Escalated: " + Mentions(a.Policy.EscalateTo) + " may decide too · " + Date(s.DoneAt)})
 		}
 	}
 	slices.SortStableFunc(history, func(x, y event) int { return x.at.Compare(y.at) })
@@ -69,9 +69,9 @@ func statusLines(a workflow.Approval) []string {
 		switch {
 		case !s.DoneAt.IsZero():
 		case s.Kind == workflow.StepEscalate:
-			lines = append(lines, "⏫ Escalates to "+mentions(a.Policy.EscalateTo)+" at "+slackDate(s.At)+" if still open")
+			lines = append(lines, "⏫ Escalates to "+Mentions(a.Policy.EscalateTo)+" at "+Date(s.At)+" if still open")
 		case s.Kind == workflow.StepDeadline:
-			lines = append(lines, fmt.Sprintf("⏰ If nobody decides by %s, it is *%s* automatically", slackDate(s.At), deadlineVerb(a.Policy.OnDeadline)))
+			lines = append(lines, fmt.Sprintf("⏰ If nobody decides by %s, it is *%s* automatically", Date(s.At), DeadlineVerb(a.Policy.OnDeadline)))
 		}
 	}
 	return lines
@@ -103,7 +103,7 @@ func quorumLines(a workflow.Approval) []string {
 		}
 		who := make([]string, 0, len(votes))
 		for _, v := range votes {
-			who = append(who, mention(v.UserID))
+			who = append(who, Mention(v.UserID))
 		}
 		of := ""
 		if d != workflow.NoDraft {
@@ -112,7 +112,7 @@ func quorumLines(a workflow.Approval) []string {
 		lines = append(lines, fmt.Sprintf("%s*%d of %d approvals*: %s", of, len(votes), q, strings.Join(who, ", ")))
 		for _, v := range votes {
 			if c := strings.TrimSpace(v.Comment); c != "" {
-				lines = append(lines, "💬 "+mention(v.UserID)+": "+fitEscaped(oneLine(c), maxCommentLen))
+				lines = append(lines, "💬 "+Mention(v.UserID)+": "+fitEscaped(oneLine(c), maxCommentLen))
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func Progress(a workflow.Approval) string {
 }
 
 // deadlineVerb is what onDeadline does, as a participle.
-func deadlineVerb(action workflow.Action) string {
+func DeadlineVerb(action workflow.Action) string {
 	if action == workflow.ActionSkip {
 		return "skipped"
 	}
@@ -143,15 +143,15 @@ func deadlineVerb(action workflow.Action) string {
 
 // decidedByDeadline reports whether a's decision was taken by its
 // onDeadline rather than by a person.
-func decidedByDeadline(a workflow.Approval) bool {
+func DecidedByDeadline(a workflow.Approval) bool {
 	return a.Decision != nil && a.Decision.DecidedBy == workflow.DecidedByDeadline
 }
 
 // mentions formats user and user-group IDs, comma-separated.
-func mentions(ids []string) string {
+func Mentions(ids []string) string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, mention(id))
+		out = append(out, Mention(id))
 	}
 	return cmp.Or(strings.Join(out, ", "), "nobody")
 }

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"encoding/json"
@@ -109,7 +109,7 @@ func fit(units []string, n, jsonMax int) (string, bool) {
 func escapedUnits(s string) []string {
 	units := make([]string, 0, len(s))
 	for _, r := range s {
-		units = append(units, escape(string(r)))
+		units = append(units, Escape(string(r)))
 	}
 	return units
 }
@@ -134,7 +134,7 @@ func mrkdwnUnits(s string) []string {
 		}
 		u := s[:n]
 		if u[0] == '<' && !authorMarkup(u) {
-			u = escape(u)
+			u = Escape(u)
 		}
 		units, s = append(units, u), s[n:]
 	}

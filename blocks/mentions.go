@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"strings"

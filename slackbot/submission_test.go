@@ -10,23 +10,6 @@ import (
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
-func TestModalsGolden(t *testing.T) {
-	a := withDrafts(sampleApproval())
-	golden(t, "modal_reject", RejectModal(a))
-	golden(t, "modal_revise", ReviseModal(a))
-	golden(t, "modal_revise_broadcasts", ReviseModal(withBroadcasts(a)))
-	for _, v := range []slack.ModalViewRequest{RejectModal(a), ReviseModal(a)} {
-		for _, text := range []*slack.TextBlockObject{v.Title, v.Submit, v.Close} {
-			if n := len([]rune(text.Text)); n > 24 {
-				t.Errorf("%q is %d characters; Slack allows 24", text.Text, n)
-			}
-		}
-		if v.PrivateMetadata != a.ID {
-			t.Errorf("private_metadata = %q, want the approval ID", v.PrivateMetadata)
-		}
-	}
-}
-
 func TestReadSubmission(t *testing.T) {
 	view := func(callback string, values map[string]map[string]slack.BlockAction) slack.View {
 		return slack.View{CallbackID: callback, PrivateMetadata: "ap_1", State: &slack.ViewState{Values: values}}
@@ -39,8 +22,8 @@ func TestReadSubmission(t *testing.T) {
 		return v
 	}
 	withDraftInput := func(v slack.View) slack.View {
-		v.Blocks = slack.Blocks{BlockSet: []slack.Block{slack.NewInputBlock("draft", plain("Draft"), nil,
-			slack.NewRadioButtonsBlockElement("draft", slack.NewOptionBlockObject("0", plain("Draft 1"), nil)))}}
+		v.Blocks = slack.Blocks{BlockSet: []slack.Block{slack.NewInputBlock("draft", slack.NewTextBlockObject(slack.PlainTextType, "Draft", false, false), nil,
+			slack.NewRadioButtonsBlockElement("draft", slack.NewOptionBlockObject("0", slack.NewTextBlockObject(slack.PlainTextType, "Draft 1", false, false), nil)))}}
 		return v
 	}
 	long := strings.Repeat("x", workflow.MaxReasonLen+1)
@@ -112,23 +95,5 @@ func TestReadDelegateSubmission(t *testing.T) {
 	sub := readSubmission(v, "U0ME")
 	if sub.errs != nil || sub.delegate != "U0OTHER" || !sub.ref.home || sub.ref.id != "ap_1" {
 		t.Errorf("submission = %+v, want a hand-over to U0OTHER from the App Home", sub)
-	}
-}
-
-func TestPolicyModalsGolden(t *testing.T) {
-	a := withDrafts(sampleApproval())
-	a.Policy = workflow.Policy{Quorum: 2, RequireComment: []workflow.Action{workflow.ActionApprove, workflow.ActionReject}, AllowDelegation: true}
-	a.Votes = []workflow.Vote{{UserID: "U0AAA", DraftIndex: 1, At: decided}}
-	golden(t, "modal_approve_pick", ApproveModal(a, workflow.NoDraft))
-	golden(t, "modal_approve_draft", ApproveModal(a, 1))
-	golden(t, "modal_approve_plain", ApproveModal(sampleApproval(), workflow.NoDraft))
-	golden(t, "modal_reject_required", RejectModal(a))
-	golden(t, "modal_delegate", DelegateModal(a))
-	for _, v := range []slack.ModalViewRequest{ApproveModal(a, workflow.NoDraft), RejectModal(a), DelegateModal(a)} {
-		for _, text := range []*slack.TextBlockObject{v.Title, v.Submit, v.Close} {
-			if n := len([]rune(text.Text)); n > 24 {
-				t.Errorf("%q is %d characters; Slack allows 24", text.Text, n)
-			}
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package slackbot
+package blocks
 
 import (
 	"fmt"
@@ -6,19 +6,20 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/workflow"
+	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
 func TestPendingMessageGolden(t *testing.T) {
 	now := created.Add(3 * time.Hour)
-	a := sampleApproval()
-	b := sampleApproval()
+	a := workflowtest.SampleApproval()
+	b := workflowtest.SampleApproval()
 	b.ID, b.Title, b.Deadline, b.ThreadTS, b.CreatedAt = "ap_two", "Second | request", time.Time{}, "1699999999.000001", created.Add(-50*time.Hour)
 	golden(t, "pending_none", PendingMessage(nil, now, "https://acme.slack.com/"))
 	golden(t, "pending_two", PendingMessage([]workflow.Approval{b, a}, now, "https://acme.slack.com/"))
 
 	var many []workflow.Approval
 	for i := range 23 {
-		x := sampleApproval()
+		x := workflowtest.SampleApproval()
 		x.ID, x.Title = fmt.Sprintf("ap_%02d", i), fmt.Sprintf("Request %d", i)
 		many = append(many, x)
 	}
