@@ -166,7 +166,6 @@ func anchor(heading string) string {
 	return b.String()
 }
 
-
 func markdownFiles(t *testing.T, root string) []string {
 	t.Helper()
 	out, err := exec.Command("git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard", "*.md").Output()
