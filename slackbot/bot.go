@@ -10,6 +10,9 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/slackbot/chat"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 )
 
 // Config tunes the bot. Zero fields take the values of DefaultConfig.
@@ -39,10 +42,10 @@ type Config struct {
 	// never exceed. Below it the pace follows Slack's answers: unpaced
 	// until a 429, then just below the rate Slack accepted (see pacer).
 	// Zero: no ceiling.
-	UpdateRate Rate
+	UpdateRate pacing.Rate
 	// ReplyRate is the ceiling of thread replies (chat.postMessage) per
 	// channel; below it they are paced by Slack's answers like updates.
-	ReplyRate Rate
+	ReplyRate pacing.Rate
 	// UpdateWorkers is how many message updates run at once.
 	UpdateWorkers int
 	// RetryBase and RetryMax shape the backoff of failed updates and of
@@ -79,7 +82,7 @@ func DefaultConfig() Config {
 		CallTimeout:     10 * time.Second,
 		SweepInterval:   30 * time.Second,
 		SweepGrace:      20 * time.Second,
-		ReplyRate:       Rate{Events: 1, Per: time.Second, Burst: 3},
+		ReplyRate:       pacing.Rate{Events: 1, Per: time.Second, Burst: 3},
 		UpdateWorkers:   4,
 		RetryBase:       time.Second,
 		RetryMax:        time.Minute,
@@ -136,7 +139,7 @@ type Bot struct {
 	pool       *pool
 	updates    *updater
 	homes      *homes
-	ephemerals *pacer // chat.postEphemeral
+	ephemerals *pacing.Pacer // chat.postEphemeral
 	site       workspace
 	sm         *socketmode.Client
 	started    atomic.Bool
@@ -159,7 +162,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
 	b.homes = newHomes(api, approvals, &b.site, cfg, logger)
-	b.ephemerals = newPacer(Rate{})
+	b.ephemerals = pacing.New(pacing.Rate{})
 	b.metrics.attach(b)
 	return b
 }
@@ -250,8 +253,8 @@ func (b *Bot) loop(ctx context.Context, socketDone <-chan error) (stopped bool, 
 			if err == nil {
 				err = errors.New("socket mode client stopped")
 			}
-			b.log.Error("slack refused the connection; stopping", zap.Error(safeErr(err)), zap.String("alert", alertSlackAuth))
-			return true, fmt.Errorf("socket mode: %w", safeErr(err))
+			b.log.Error("slack refused the connection; stopping", zap.Error(chat.Redacted(err)), zap.String("alert", alertSlackAuth))
+			return true, fmt.Errorf("socket mode: %w", chat.Redacted(err))
 		case ev := <-b.sm.Events:
 			b.route(ev)
 		}
@@ -301,7 +304,7 @@ func (b *Bot) ack(envelopeID string, payload any) {
 	err := b.sm.AckCtx(ctx, envelopeID, payload)
 	b.metrics.acked(b.arrived, err)
 	if err != nil {
-		b.log.Warn("ack not sent", zap.String("envelope_id", envelopeID), zap.Error(safeErr(err)))
+		b.log.Warn("ack not sent", zap.String("envelope_id", envelopeID), zap.Error(chat.Redacted(err)))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -433,7 +434,7 @@ func TestRateLimitedUpdatesShareOnePause(t *testing.T) {
 		o.RateLimits = map[string]fakeslack.RateLimit{"chat.update": {Burst: 8, Per: time.Second}}
 	})
 	cfg := testConfig()
-	cfg.UpdateRate = Rate{Events: 20, Per: time.Second, Burst: 10}
+	cfg.UpdateRate = pacing.Rate{Events: 20, Per: time.Second, Burst: 10}
 	cfg.UpdateAttempts = 1 // only 429s may be retried by the updater itself
 	h.startBot(cfg, nil)
 	var list []workflow.Approval

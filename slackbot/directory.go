@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -127,7 +128,7 @@ func (d *Directory) load(ctx context.Context, group string, load *groupLoad) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	members, err := d.api.GetUserGroupMembersContext(ctx, group)
-	if slackCode(err) == "no_such_subteam" {
+	if chat.Code(err) == "no_such_subteam" {
 		members, err = nil, nil
 	}
 
@@ -144,7 +145,7 @@ func (d *Directory) load(ctx context.Context, group string, load *groupLoad) {
 		e.failedAt = now
 		load.members = e.members
 	default:
-		load.err = fmt.Errorf("%w: %w", ErrMembershipUnknown, apiError("usergroups.users.list", err))
+		load.err = fmt.Errorf("%w: %w", ErrMembershipUnknown, chat.NewAPIError("usergroups.users.list", err))
 	}
 	close(load.done)
 }

@@ -13,7 +13,7 @@ import (
 func (b *Bot) postEphemeral(ctx context.Context, channel, user string, opts ...slack.MsgOption) error {
 	var err error
 	for {
-		sent, werr := b.ephemerals.wait(ctx)
+		sent, werr := b.ephemerals.Wait(ctx)
 		if werr != nil {
 			if err == nil {
 				err = werr
@@ -21,7 +21,7 @@ func (b *Bot) postEphemeral(ctx context.Context, channel, user string, opts ...s
 			return err
 		}
 		_, err = b.api.PostEphemeralContext(ctx, channel, user, opts...)
-		if _, limited := b.ephemerals.done(sent, err); !limited {
+		if _, limited := b.ephemerals.Done(sent, err); !limited {
 			return err
 		}
 	}

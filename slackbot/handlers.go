@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -99,7 +100,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
-			log.Error("decision failed", zap.Error(safeErr(err)))
+			log.Error("decision failed", zap.Error(chat.Redacted(err)))
 			b.tell(ctx, to, failureText(err), log)
 			return
 		}
@@ -178,7 +179,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 		b.tell(ctx, to.within(a), workflow.ErrorMessage(err), log)
 		return
 	case err != nil:
-		log.Error("approval lookup failed", zap.Error(safeErr(err)))
+		log.Error("approval lookup failed", zap.Error(chat.Redacted(err)))
 		b.tell(ctx, to, blocks.TextTransient, log)
 		return
 	}
@@ -191,7 +192,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	}
 	if err := b.approvals.CanDecide(ctx2, a, c.user); err != nil {
 		if workflow.ErrorCode(err) != workflow.EFORBIDDEN {
-			log.Error("approver lookup failed", zap.Error(safeErr(err)))
+			log.Error("approver lookup failed", zap.Error(chat.Redacted(err)))
 			b.tell(ctx, to, failureText(err), log)
 			return
 		}
@@ -205,10 +206,10 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	}
 	view.PrivateMetadata = ref.String()
 	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
-		err = apiError("views.open", err)
+		err = chat.NewAPIError("views.open", err)
 		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))
 		text := blocks.TextTransient
-		if code := slackCode(err); code == "expired_trigger_id" || code == "exchanged_trigger_id" {
+		if code := chat.Code(err); code == "expired_trigger_id" || code == "exchanged_trigger_id" {
 			text = blocks.TextSlowClick
 		}
 		b.tell(ctx, to, text, log)
@@ -260,7 +261,7 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
-			log.Error("hand-over failed", zap.Error(safeErr(err)))
+			log.Error("hand-over failed", zap.Error(chat.Redacted(err)))
 			b.tell(ctx, to, failureText(err), log)
 			return
 		}
@@ -292,7 +293,7 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 	case "", "pending":
 		pending, err := b.approvals.PendingFor(ctx2, cmd.UserID, 1000)
 		if err != nil {
-			log.Error("pending approvals not listed", zap.Error(safeErr(err)))
+			log.Error("pending approvals not listed", zap.Error(chat.Redacted(err)))
 			msg = blocks.Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
 			break
 		}
@@ -305,7 +306,7 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 		}
 		history, err := b.approvals.DecidedBy(ctx2, cmd.UserID, n)
 		if err != nil {
-			log.Error("history not listed", zap.Error(safeErr(err)))
+			log.Error("history not listed", zap.Error(chat.Redacted(err)))
 			msg = blocks.Message{Text: "Could not list your decisions right now. Please try again in a minute."}
 			break
 		}
@@ -341,7 +342,7 @@ func (b *Bot) answerCommand(ctx context.Context, log *zap.Logger, cmd slack.Slas
 	defer cancel()
 	opts := append([]slack.MsgOption{slack.MsgOptionResponseURL(cmd.ResponseURL, slack.ResponseTypeEphemeral)}, msg.Options()...)
 	if _, _, _, err := b.api.SendMessageContext(ctx, "", opts...); err != nil {
-		log.Warn("command answer not delivered", zap.Error(safeErr(err)))
+		log.Warn("command answer not delivered", zap.Error(chat.Redacted(err)))
 	}
 }
 
@@ -364,7 +365,7 @@ func (b *Bot) tell(ctx context.Context, to replyTo, text string, log *zap.Logger
 		opts = append(opts, slack.MsgOptionTS(to.thread))
 	}
 	if err := b.postEphemeral(ctx, to.channel, to.user, opts...); err != nil {
-		log.Warn("private answer not delivered", zap.Error(apiError("chat.postEphemeral", err)))
+		log.Warn("private answer not delivered", zap.Error(chat.NewAPIError("chat.postEphemeral", err)))
 	}
 }
 

@@ -16,7 +16,9 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
@@ -44,7 +46,7 @@ type harness struct {
 	svc     *workflow.Service
 	dir     *Directory
 	clock   atomic.Int64 // offset added to time.Now by the service and directory clocks
-	poster  *Poster
+	poster  *chat.Poster
 	logs    *observer.ObservedLogs
 	logJSON *syncbuf.Buffer
 	log     *zap.Logger
@@ -79,7 +81,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h.svc.Audit = workflowtest.NewAuditLog() // as the bot has one
 	h.svc.Now = h.now
 	h.svc.MessageRetry = quickMessageRetry
-	h.poster = NewPoster(h.api(nil))
+	h.poster = chat.NewPoster(h.api(nil))
 	t.Cleanup(h.assertNoSecrets)
 	t.Cleanup(fs.Close)
 	return h
@@ -108,8 +110,8 @@ func testConfig() Config {
 		ShutdownTimeout: 3 * time.Second,
 		CallTimeout:     3 * time.Second,
 		SweepInterval:   150 * time.Millisecond,
-		UpdateRate:      Rate{Events: 1000, Per: time.Second, Burst: 100},
-		ReplyRate:       Rate{Events: 1000, Per: time.Second, Burst: 100},
+		UpdateRate:      pacing.Rate{Events: 1000, Per: time.Second, Burst: 100},
+		ReplyRate:       pacing.Rate{Events: 1000, Per: time.Second, Burst: 100},
 		RetryBase:       10 * time.Millisecond,
 		RetryMax:        50 * time.Millisecond,
 		UpdateAttempts:  3,

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -154,7 +155,7 @@ func (b *Bot) probe(ctx context.Context) {
 	}
 	ok := err == nil || workflow.ErrorCode(err) == workflow.ENOTFOUND
 	if !ok {
-		b.log.Debug("store probe failed", zap.Error(safeErr(err)))
+		b.log.Debug("store probe failed", zap.Error(chat.Redacted(err)))
 	}
 	b.health.probed(ok)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -19,9 +20,9 @@ func TestReplicasShareTheUpdateLimitWithoutCeiling(t *testing.T) {
 		o.RateLimits = map[string]fakeslack.RateLimit{"chat.update": {Limit: 600, Per: time.Minute, Burst: 5}}
 	})
 	cfg := testConfig()
-	cfg.UpdateRate = Rate{} // no ceiling: Slack's answers alone
-	cfg.SweepGrace = -1     // every sweep queues every stale message
-	cfg.UpdateAttempts = 1  // only 429s are retried by the updater itself
+	cfg.UpdateRate = pacing.Rate{} // no ceiling: Slack's answers alone
+	cfg.SweepGrace = -1            // every sweep queues every stale message
+	cfg.UpdateAttempts = 1         // only 429s are retried by the updater itself
 	cfg.ShutdownTimeout = 10 * time.Second
 	h.startBot(cfg, nil)
 	h.startBot(cfg, nil)

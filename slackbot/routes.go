@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -84,16 +85,16 @@ func (b *Bot) route(ev socketmode.Event) {
 		b.health.lost()
 		if e, ok := ev.Data.(*slack.ConnectionErrorEvent); ok {
 			b.log.Warn("connecting to slack failed; retrying", zap.Int("attempt", e.Attempt),
-				zap.Duration("backoff", e.Backoff), zap.Error(safeErr(e.ErrorObj)))
+				zap.Duration("backoff", e.Backoff), zap.Error(chat.Redacted(e.ErrorObj)))
 		}
 	case socketmode.EventTypeIncomingError:
 		b.health.lost()
 		if e, ok := ev.Data.(*slack.IncomingEventError); ok {
-			b.log.Warn("slack connection read failed", zap.Error(safeErr(e.ErrorObj)))
+			b.log.Warn("slack connection read failed", zap.Error(chat.Redacted(e.ErrorObj)))
 		}
 	case socketmode.EventTypeErrorWriteFailed:
 		if e, ok := ev.Data.(*socketmode.ErrorWriteFailed); ok {
-			b.log.Warn("ack lost: write to slack failed", zap.Error(safeErr(e.Cause)))
+			b.log.Warn("ack lost: write to slack failed", zap.Error(chat.Redacted(e.Cause)))
 		}
 	case socketmode.EventTypeInvalidAuth:
 		b.health.lost()

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 )
 
 // Answers to acknowledged work that shutdown left undone: queued work was
@@ -117,7 +118,7 @@ func (b *Bot) submitAbandoned(to replyTo, id string, log *zap.Logger) func(conte
 		}
 		a, err := b.lookup(ctx, id)
 		if err != nil {
-			log.Warn("nowhere to answer a submission left undone at shutdown", zap.Error(safeErr(err)))
+			log.Warn("nowhere to answer a submission left undone at shutdown", zap.Error(chat.Redacted(err)))
 			return
 		}
 		b.tell(ctx, to.within(a), text, log)

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -48,14 +49,14 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 	rep, err := b.approvals.Recover(sweepCtx)
 	failed := err != nil && ctx.Err() == nil
 	if failed {
-		b.log.Warn("recovery sweep failed", zap.Error(safeErr(err)))
+		b.log.Warn("recovery sweep failed", zap.Error(chat.Redacted(err)))
 	}
 	if rep.Resumed+rep.Expired+rep.Failed+len(rep.Closed) > 0 {
 		b.log.Info("recovery sweep", zap.Int("resumed", rep.Resumed), zap.Int("expired", rep.Expired),
 			zap.Int("closed", len(rep.Closed)), zap.Int("executions_checked", rep.Checked), zap.Int("failed", rep.Failed))
 	}
 	for _, err := range rep.CheckErrors {
-		b.log.Warn("execution check failed; it is tried again later", zap.Error(safeErr(err)))
+		b.log.Warn("execution check failed; it is tried again later", zap.Error(chat.Redacted(err)))
 	}
 	b.lifecycle(rep)
 	for _, a := range rep.Closed {
@@ -73,7 +74,7 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 	stale, err := b.approvals.Unsynced(listCtx, sweepBatch)
 	if err != nil {
 		failed = failed || ctx.Err() == nil
-		b.log.Warn("listing stale messages failed", zap.Error(safeErr(err)))
+		b.log.Warn("listing stale messages failed", zap.Error(chat.Redacted(err)))
 		return
 	}
 	now := time.Now()

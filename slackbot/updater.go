@@ -10,6 +10,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -45,8 +47,8 @@ type updater struct {
 	approvals Approvals
 	log       *zap.Logger
 	cfg       Config
-	updates   *pacer
-	replies   *keyedPacer
+	updates   *pacing.Pacer
+	replies   *pacing.Keyed
 
 	mu         sync.Mutex
 	jobs       map[string]*updateJob
@@ -95,8 +97,8 @@ func newUpdater(api *slack.Client, approvals Approvals, cfg Config, log *zap.Log
 		approvals: approvals,
 		log:       log,
 		cfg:       cfg,
-		updates:   newPacer(cfg.UpdateRate),
-		replies:   newKeyedPacer(cfg.ReplyRate),
+		updates:   pacing.New(cfg.UpdateRate),
+		replies:   pacing.NewKeyed(cfg.ReplyRate),
 		jobs:      map[string]*updateJob{},
 		refreshes: map[string]*refreshJob{},
 		signal:    make(chan struct{}),
@@ -273,7 +275,7 @@ func (u *updater) next(ctx context.Context, queue *[]string) *updateJob {
 // reply workers (through done) if a reply is due.
 func (u *updater) update(ctx context.Context, j *updateJob) {
 	log := u.log.With(zap.String("approval_id", j.a.ID), zap.String("execution_arn", j.a.ExecutionARN))
-	sent, err := u.updates.wait(ctx)
+	sent, err := u.updates.Wait(ctx)
 	if err != nil {
 		u.done(j)
 		return
@@ -281,12 +283,12 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	// A job the sweeper listed holds part of the approval: read it whole,
 	// which also tells whether the message still needs updating.
 	if j.listed && !u.readWhole(ctx, j, log) {
-		u.updates.release()
+		u.updates.Release()
 		u.done(j)
 		return
 	}
 	if u.updatedElsewhere(ctx, j) {
-		u.updates.release()
+		u.updates.Release()
 		u.mu.Lock()
 		j.updated = true // the thread reply is still this replica's to post
 		u.mu.Unlock()
@@ -297,13 +299,13 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, blocks.OutcomeMessage(a).Options()...)
 	cancel()
-	if d, limited := u.updates.done(sent, err); limited {
+	if d, limited := u.updates.Done(sent, err); limited {
 		log.Info("Slack rate limits chat.update; every update waits", zap.Duration("retry_after", d))
 		u.requeue(j)
 		return
 	}
 	if err != nil && !permanentUpdateError(err) {
-		u.retry(ctx, j, log, apiError("chat.update", err))
+		u.retry(ctx, j, log, chat.NewAPIError("chat.update", err))
 		return
 	}
 	u.mu.Lock()
@@ -313,13 +315,13 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	}
 	u.mu.Unlock()
 	if err != nil {
-		log.Error("request message cannot be updated; giving up on it", zap.Error(apiError("chat.update", err)), zap.String("alert", alertMessageGaveUp))
+		log.Error("request message cannot be updated; giving up on it", zap.Error(chat.NewAPIError("chat.update", err)), zap.String("alert", alertMessageGaveUp))
 	}
 	syncCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	err = u.approvals.MessageSynced(syncCtx, a.ID)
 	cancel()
 	if err != nil {
-		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(safeErr(err)))
+		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(chat.Redacted(err)))
 	}
 	u.done(j)
 }
@@ -333,7 +335,7 @@ func (u *updater) readWhole(ctx context.Context, j *updateJob, log *zap.Logger) 
 	cancel()
 	if err != nil {
 		if workflow.ErrorCode(err) != workflow.ENOTFOUND {
-			log.Warn("could not read the approval to update its message; the sweeper will try again", zap.Error(safeErr(err)))
+			log.Warn("could not read the approval to update its message; the sweeper will try again", zap.Error(chat.Redacted(err)))
 		}
 		return false
 	}
@@ -346,8 +348,8 @@ func (u *updater) readWhole(ctx context.Context, j *updateJob, log *zap.Logger) 
 // reply posts the decision's short reply in the request's thread.
 func (u *updater) reply(ctx context.Context, j *updateJob) {
 	a := j.a
-	pace := u.replies.get(a.Channel)
-	sent, err := pace.wait(ctx)
+	pace := u.replies.Get(a.Channel)
+	sent, err := pace.Wait(ctx)
 	if err != nil {
 		u.mu.Lock()
 		j.replied = true
@@ -359,7 +361,7 @@ func (u *updater) reply(ctx context.Context, j *updateJob) {
 	_, _, err = u.api.PostMessageContext(callCtx, a.Channel,
 		slack.MsgOptionText(blocks.ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
 	cancel()
-	if _, limited := pace.done(sent, err); limited {
+	if _, limited := pace.Done(sent, err); limited {
 		u.requeue(j)
 		return
 	}
@@ -367,14 +369,14 @@ func (u *updater) reply(ctx context.Context, j *updateJob) {
 	j.replied = true
 	u.mu.Unlock()
 	if err != nil {
-		u.log.Warn("thread reply not posted", zap.String("approval_id", a.ID), zap.Error(apiError("chat.postMessage", err)))
+		u.log.Warn("thread reply not posted", zap.String("approval_id", a.ID), zap.Error(chat.NewAPIError("chat.postMessage", err)))
 	}
 	u.done(j)
 }
 
 // permanentUpdateError reports whether retrying chat.update cannot help.
 func permanentUpdateError(err error) bool {
-	switch slackCode(err) {
+	switch chat.Code(err) {
 	case "cant_update_message", "message_not_found", "channel_not_found", "is_archived",
 		"invalid_blocks", "msg_too_long", "msg_blocks_too_long", "edit_window_closed":
 		return true
@@ -433,7 +435,7 @@ func (u *updater) failed(ctx context.Context, id string, log *zap.Logger, cause 
 	cancel()
 	switch {
 	case err != nil && workflow.ErrorCode(err) != workflow.ECONFLICT:
-		log.Warn("request message not updated, and the failure not recorded; the sweeper will try again", zap.NamedError("cause", cause), zap.Error(safeErr(err)))
+		log.Warn("request message not updated, and the failure not recorded; the sweeper will try again", zap.NamedError("cause", cause), zap.Error(chat.Redacted(err)))
 	case err != nil: // synced or given up meanwhile
 	case a.MessageGaveUp:
 		log.Warn("giving up on updating the request message; it still shows its buttons",
@@ -452,4 +454,21 @@ func backoff(base, ceiling time.Duration, attempt int) time.Duration {
 		d = ceiling
 	}
 	return time.Duration(float64(d) * (0.5 + rand.Float64()))
+}
+
+// updatedElsewhere reports whether j's message already shows the outcome,
+// updated by another replica since j was queued. Every replica's sweeper
+// queues every message still stale SweepGrace after its decision, so while
+// Slack holds updates back the same message waits in several outboxes;
+// checking just before the call keeps them from spending Slack's allowance
+// twice. Younger jobs are not checked (no other sweeper queues them), nor
+// jobs whose approval was just read whole; a failed read says no.
+func (u *updater) updatedElsewhere(ctx context.Context, j *updateJob) bool {
+	if j.fresh || u.cfg.SweepGrace > 0 && time.Since(j.a.ClosedAt) < u.cfg.SweepGrace {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+	defer cancel()
+	a, err := u.approvals.Get(ctx, j.a.ID)
+	return err == nil && a.MessageSynced
 }

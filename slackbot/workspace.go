@@ -11,6 +11,8 @@ import (
 
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 )
 
 // workspace knows the workspace's URL, such as "https://acme.slack.com/",
@@ -64,7 +66,7 @@ func (w *workspace) fetch(ctx context.Context, timeout time.Duration) (string, e
 	defer cancel()
 	resp, err := w.api.AuthTestContext(ctx)
 	if err != nil {
-		return "", apiError("auth.test", err)
+		return "", chat.NewAPIError("auth.test", err)
 	}
 	u, err := workspaceURL(resp.URL)
 	if err != nil {
@@ -86,7 +88,7 @@ func workspaceURL(s string) (string, error) {
 
 // permanent reports whether Slack refused the token itself.
 func permanent(err error) bool {
-	switch slackCode(err) {
+	switch chat.Code(err) {
 	case "invalid_auth", "not_authed", "token_revoked", "account_inactive":
 		return true
 	}

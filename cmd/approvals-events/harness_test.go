@@ -19,7 +19,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
@@ -70,7 +70,7 @@ type stack struct {
 	runtime *lambdaruntime.Server
 	proc    *process
 	svc     *workflow.Service
-	poster  *slackbot.Poster
+	poster  *chat.Poster
 	tokens  []string
 }
 
@@ -90,7 +90,7 @@ func newStack(t *testing.T) *stack {
 	}
 	t.Cleanup(func() { _ = s.runtime.Close() })
 	s.svc = workflow.NewService(dynamo.New(ddbAdmin, s.table), nil, nil)
-	s.poster = slackbot.NewPoster(slack.New(s.slack.BotToken(), slack.OptionAPIURL(s.slack.APIURL())))
+	s.poster = chat.NewPoster(slack.New(s.slack.BotToken(), slack.OptionAPIURL(s.slack.APIURL())))
 	return s
 }
 

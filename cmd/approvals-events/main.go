@@ -38,7 +38,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/lambdaenv"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/events"
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 )
@@ -47,7 +47,7 @@ import (
 // JSON still reaches it (and is acknowledged).
 var (
 	_ lambda.Handler = (*events.Handler)(nil)
-	_ events.Poster  = (*slackbot.TokenPoster)(nil)
+	_ events.Poster  = (*chat.TokenPoster)(nil)
 )
 
 func main() {

@@ -23,7 +23,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/events"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
@@ -58,7 +58,7 @@ type product struct {
 	service  *workflow.Service
 	notifier *notifier.Handler
 	events   *events.Handler
-	poster   *slackbot.Poster
+	poster   *chat.Poster
 	bot      *approvalsbot.Bot
 	stopBot  context.CancelFunc
 	page     *pageServer
@@ -163,7 +163,7 @@ func (p *product) startSlack() error {
 	} else {
 		token, apiURL = p.cfg.Slack.BotToken, p.cfg.Slack.APIURL
 	}
-	p.poster = slackbot.NewPoster(slack.New(token, slack.OptionAPIURL(apiURL), slack.OptionHTTPClient(&http.Client{Timeout: 10 * time.Second})))
+	p.poster = chat.NewPoster(slack.New(token, slack.OptionAPIURL(apiURL), slack.OptionHTTPClient(&http.Client{Timeout: 10 * time.Second})))
 	return nil
 }
 

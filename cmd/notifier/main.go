@@ -37,7 +37,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/lambdaenv"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
@@ -47,7 +47,7 @@ import (
 // JSON still reaches it (and fails as InvalidApprovalRequest).
 var (
 	_ lambda.Handler  = (*notifier.Handler)(nil)
-	_ notifier.Poster = (*slackbot.TokenPoster)(nil)
+	_ notifier.Poster = (*chat.TokenPoster)(nil)
 )
 
 func main() {

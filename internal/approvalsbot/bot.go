@@ -18,6 +18,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/awslocal"
 	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions"
@@ -103,7 +104,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 	botCfg.Workers = cfg.Workers
 	botCfg.SweepInterval = cfg.SweepInterval
 	if cfg.UpdatesPerMinute > 0 {
-		botCfg.UpdateRate = slackbot.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
+		botCfg.UpdateRate = pacing.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
 	}
 	botCfg.Metrics = metrics
 	b := &Bot{bot: slackbot.New(botCfg, svc, api, logger), done: make(chan error, 1), log: logger}

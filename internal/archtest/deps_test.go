@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -71,6 +73,12 @@ func TestDependencyRules(t *testing.T) {
 					t.Errorf("%s depends on %s; slackbot never imports AWS packages (tests included)", p.ImportPath, d)
 				}
 			}
+		case p.ImportPath == module+"/blocks":
+			for _, d := range p.Imports {
+				if !isStd(d) && d != "github.com/slack-go/slack" && d != module+"/workflow" {
+					t.Errorf("blocks imports %s; it builds Block Kit from slack-go's types and the domain only", d)
+				}
+			}
 		case under(p.ImportPath, "jsonata"):
 			for _, d := range p.Deps {
 				if !isStd(d) && !under(d, "jsonata") {
@@ -135,5 +143,86 @@ func TestWorkflowIsTheApprovalsDomain(t *testing.T) {
 		"workflow/stepfunctions/stepfunctionstest", "workflow/workflowtest"}
 	if !slices.Equal(got, want) {
 		t.Errorf("go list ./workflow/... = %q, want %q", got, want)
+	}
+}
+
+// slackSocketOnly names what only a Socket Mode bot needs: a Lambda that
+// links it carries the bot's connection code for nothing.
+var slackSocketOnly = []string{"github.com/slack-go/slack/socketmode", "github.com/gorilla/websocket", "github.com/prometheus/"}
+
+// TestLambdasLinkNoSocketCode keeps the Lambdas small: they post with
+// slack-go's Web API client and never depend on Socket Mode or Prometheus.
+// slack-go's own package imports gorilla/websocket for its legacy RTM
+// client, with no build tag to leave it out, so that one path to it is
+// allowed here and TestNotifierBinaryHasNoSocketCode checks what of it is
+// actually linked.
+func TestLambdasLinkNoSocketCode(t *testing.T) {
+	t.Parallel()
+	byPath := map[string]pkg{}
+	for _, p := range packages(t) {
+		byPath[p.ImportPath] = p
+	}
+	for _, main := range []string{"cmd/notifier", "cmd/approvals-events"} {
+		p, ok := byPath[module+"/"+main]
+		if !ok {
+			t.Fatalf("%s is not in go list's answer", main)
+		}
+		for _, d := range p.Deps {
+			for _, bad := range slackSocketOnly {
+				if d == bad || strings.HasPrefix(d, bad) {
+					if bad == "github.com/gorilla/websocket" && onlyThroughSlack(t, main, d) {
+						continue
+					}
+					t.Errorf("%s depends on %s, which only the Socket Mode bot needs", main, d)
+				}
+			}
+		}
+	}
+}
+
+// onlyThroughSlack reports whether every package of the binary that imports
+// dep is slack-go's core package.
+func onlyThroughSlack(t *testing.T, main, dep string) bool {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/"+main).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", main, err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) > 0 && slices.Contains(fields[1:], dep) && fields[0] != "github.com/slack-go/slack" {
+			t.Logf("%s imports %s", fields[0], dep)
+			return false
+		}
+	}
+	return true
+}
+
+// TestNotifierBinaryHasNoSocketCode builds the notifier as it is deployed
+// and reads its symbols: no Socket Mode, Prometheus or WebSocket connection
+// code is linked (of gorilla/websocket only the package initialisation
+// slack-go's import brings along remains).
+func TestNotifierBinaryHasNoSocketCode(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "bootstrap")
+	build := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-o", bin, module+"/cmd/notifier")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	symbols := strings.Split(string(out), "\n")
+	if len(symbols) < 1000 {
+		t.Fatalf("go tool nm listed %d symbols; is the binary right?", len(symbols))
+	}
+	for _, s := range symbols {
+		for _, bad := range []string{"slack-go/slack/socketmode.", "github.com/prometheus/", "github.com/gorilla/websocket.(*Conn)", "github.com/gorilla/websocket.(*Dialer)"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("the notifier links %s", strings.TrimSpace(s))
+			}
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 
@@ -72,8 +73,8 @@ func quickBotConfig() slackbot.Config {
 		CallTimeout:     30 * time.Second,
 		SweepInterval:   200 * time.Millisecond,
 		SweepGrace:      -1,
-		UpdateRate:      slackbot.Rate{Events: 1000, Per: time.Second, Burst: 100},
-		ReplyRate:       slackbot.Rate{Events: 1000, Per: time.Second, Burst: 100},
+		UpdateRate:      pacing.Rate{Events: 1000, Per: time.Second, Burst: 100},
+		ReplyRate:       pacing.Rate{Events: 1000, Per: time.Second, Burst: 100},
 		RetryBase:       20 * time.Millisecond,
 		RetryMax:        100 * time.Millisecond,
 		UpdateAttempts:  3,

@@ -31,6 +31,7 @@ import (
 	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
@@ -156,7 +157,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 
 	s.Service = s.newService(slackbot.NewDirectory(s.slackClient(false), time.Minute))
-	poster := slackbot.NewPoster(s.slackClient(false))
+	poster := chat.NewPoster(s.slackClient(false))
 	s.notifier = notifier.New(s.newService(nil), poster, s.logger.With(zap.String("service", "notifier")))
 	s.events = events.New(s.newService(nil), poster, s.logger.With(zap.String("service", "approvals-events")))
 

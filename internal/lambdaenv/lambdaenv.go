@@ -25,10 +25,10 @@ import (
 	"github.com/sfnapprovals/approvals/internal/awslocal"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/internal/slacksecret"
-	"github.com/sfnapprovals/approvals/slackbot"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 )
 
-var _ slackbot.TokenSource = (*slacksecret.Source)(nil)
+var _ chat.TokenSource = (*slacksecret.Source)(nil)
 
 // DefaultAPIURL is Slack's Web API, SLACK_API_URL's default.
 const DefaultAPIURL = "https://slack.com/api/"
@@ -115,13 +115,13 @@ func (c Config) DynamoDB(awsCfg aws.Config) *dynamodb.Client {
 
 // Poster is the Slack poster with the bot token: from the secret, read now
 // (the only network call a cold start makes), or from the environment.
-func (c Config) Poster(ctx context.Context, awsCfg aws.Config) (*slackbot.TokenPoster, error) {
-	var source slackbot.TokenSource = slackbot.StaticToken(c.BotToken)
+func (c Config) Poster(ctx context.Context, awsCfg aws.Config) (*chat.TokenPoster, error) {
+	var source chat.TokenSource = chat.StaticToken(c.BotToken)
 	if c.SecretARN != "" {
 		source = slacksecret.New(secretsmanager.NewFromConfig(awsCfg), c.SecretARN)
 	}
-	return slackbot.NewTokenPoster(ctx, source, func(token string) *slackbot.Poster {
-		return slackbot.NewPoster(slack.New(token,
+	return chat.NewTokenPoster(ctx, source, func(token string) *chat.Poster {
+		return chat.NewPoster(slack.New(token,
 			slack.OptionAPIURL(c.APIURL),
 			slack.OptionHTTPClient(&http.Client{Timeout: OutboundTimeout})))
 	})

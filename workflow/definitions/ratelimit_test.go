@@ -8,7 +8,7 @@ import (
 	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
-// slack429 is what slackbot.Poster returns for Slack's 429 with a
+// slack429 is what chat.Poster returns for Slack's 429 with a
 // Retry-After too long for the notifier to wait out itself.
 type slack429 time.Duration
 

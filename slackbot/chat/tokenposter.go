@@ -1,4 +1,4 @@
-package slackbot
+package chat
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func (p *TokenPoster) do(ctx context.Context, call func(*Poster) error) error {
 	poster, used := p.poster, p.token
 	p.mu.Unlock()
 	err := call(poster)
-	if code := slackCode(err); code != "invalid_auth" && code != "token_revoked" {
+	if code := Code(err); code != "invalid_auth" && code != "token_revoked" {
 		return err
 	}
 	fresh, rerr := p.source.Token(ctx, true)

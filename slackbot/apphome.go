@@ -9,6 +9,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -27,7 +29,7 @@ type homes struct {
 	site      *workspace
 	log       *zap.Logger
 	cfg       Config
-	pace      *pacer
+	pace      *pacing.Pacer
 
 	mu       sync.Mutex
 	notices  map[string]string // person → notice of the publish due; "" for none
@@ -37,7 +39,7 @@ type homes struct {
 }
 
 func newHomes(api *slack.Client, approvals Approvals, site *workspace, cfg Config, log *zap.Logger) *homes {
-	return &homes{api: api, approvals: approvals, site: site, log: log, cfg: cfg, pace: newPacer(Rate{}),
+	return &homes{api: api, approvals: approvals, site: site, log: log, cfg: cfg, pace: pacing.New(pacing.Rate{}),
 		notices: map[string]string{}, signal: make(chan struct{})}
 }
 
@@ -126,19 +128,19 @@ func (h *homes) publishNow(ctx context.Context, user, notice string) {
 	home.Notice = notice
 	view := blocks.HomeView(home)
 	for {
-		sent, err := h.pace.wait(ctx)
+		sent, err := h.pace.Wait(ctx)
 		if err != nil {
 			return
 		}
 		callCtx, cancel := context.WithTimeout(ctx, h.cfg.CallTimeout)
 		_, err = h.api.PublishViewContext(callCtx, slack.PublishViewContextRequest{UserID: user, View: view})
 		cancel()
-		if d, limited := h.pace.done(sent, err); limited {
+		if d, limited := h.pace.Done(sent, err); limited {
 			log.Info("Slack rate limits views.publish; every App Home waits", zap.Duration("retry_after", d))
 			continue
 		}
 		if err != nil {
-			log.Warn("App Home not published", zap.Error(apiError("views.publish", err)))
+			log.Warn("App Home not published", zap.Error(chat.NewAPIError("views.publish", err)))
 		}
 		return
 	}
@@ -152,7 +154,7 @@ func (h *homes) read(ctx context.Context, user string, log *zap.Logger) blocks.H
 	home := blocks.Home{User: user, Now: time.Now(), Base: h.site.base(ctx, h.cfg.CallTimeout)}
 	pending, err := h.approvals.PendingFor(ctx, user, 1000)
 	if err != nil {
-		log.Warn("pending approvals not listed for the App Home", zap.Error(safeErr(err)))
+		log.Warn("pending approvals not listed for the App Home", zap.Error(chat.Redacted(err)))
 		home.PendingUnavailable = true
 	}
 	for i, l := range pending {
@@ -164,14 +166,14 @@ func (h *homes) read(ctx context.Context, user string, log *zap.Logger) blocks.H
 		switch {
 		case workflow.ErrorCode(err) == workflow.ENOTFOUND:
 		case err != nil:
-			log.Warn("approval not read for the App Home", zap.String("approval_id", l.ID), zap.Error(safeErr(err)))
+			log.Warn("approval not read for the App Home", zap.String("approval_id", l.ID), zap.Error(chat.Redacted(err)))
 			home.More++
 		case a.Status == workflow.StatusPending:
 			home.Pending = append(home.Pending, a)
 		}
 	}
 	if home.History, err = h.approvals.DecidedBy(ctx, user, blocks.MaxHomeHistory); err != nil {
-		log.Warn("history not read for the App Home", zap.Error(safeErr(err)))
+		log.Warn("history not read for the App Home", zap.Error(chat.Redacted(err)))
 		home.HistoryUnavailable = true
 	}
 	return home

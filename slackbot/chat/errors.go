@@ -1,4 +1,4 @@
-package slackbot
+package chat
 
 import (
 	"errors"
@@ -61,13 +61,14 @@ var hints = map[string]string{
 	"expired_trigger_id":  "the click was answered too late (trigger IDs last 3 seconds)",
 }
 
-// apiError wraps err from a call of method with Slack's code and a hint.
-func apiError(method string, err error) error {
+// NewAPIError wraps err from a call of method with Slack's code and a hint
+// (an *APIError), or with its text redacted when Slack gave no code.
+func NewAPIError(method string, err error) error {
 	if err == nil {
 		return nil
 	}
-	code := slackCode(err)
-	if d, ok := retryAfter(err); ok {
+	code := Code(err)
+	if d, ok := RetryAfter(err); ok {
 		return &APIError{Method: method, Code: "ratelimited", Hint: fmt.Sprintf("retry after %s", d), Err: err, retryAfter: d}
 	}
 	if code == "" {
@@ -76,8 +77,8 @@ func apiError(method string, err error) error {
 	return &APIError{Method: method, Code: code, Hint: hints[code], Err: err}
 }
 
-// slackCode returns Slack's error code in err, or "".
-func slackCode(err error) string {
+// Code returns Slack's error code in err, or "".
+func Code(err error) string {
 	var e slack.SlackErrorResponse
 	if errors.As(err, &e) {
 		return e.Err
@@ -89,8 +90,8 @@ func slackCode(err error) string {
 	return ""
 }
 
-// retryAfter reports whether err is Slack's 429 and how long to wait.
-func retryAfter(err error) (time.Duration, bool) {
+// RetryAfter reports whether err is Slack's 429 and how long to wait.
+func RetryAfter(err error) (time.Duration, bool) {
 	var rl *slack.RateLimitedError
 	if errors.As(err, &rl) {
 		return max(rl.RetryAfter, 100*time.Millisecond), true
@@ -108,8 +109,8 @@ var secrets = regexp.MustCompile(`xox[a-z]-[0-9A-Za-z-]+|xapp-[0-9A-Za-z-]+|(tic
 // ticket from text bound for a log.
 func redact(s string) string { return secrets.ReplaceAllString(s, "[redacted]") }
 
-// safeErr is err for logging, with secrets removed.
-func safeErr(err error) error {
+// Redacted is err for logging, with anything shaped like a token removed.
+func Redacted(err error) error {
 	if err == nil {
 		return nil
 	}

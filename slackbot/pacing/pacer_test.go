@@ -1,4 +1,4 @@
-package slackbot
+package pacing
 
 import (
 	"errors"
@@ -14,22 +14,22 @@ type fakeClock struct{ t time.Time }
 func (c *fakeClock) now() time.Time          { return c.t }
 func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
-func newTestPacer(ceiling Rate) (*pacer, *fakeClock) {
+func newTestPacer(ceiling Rate) (*Pacer, *fakeClock) {
 	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	pc := newPacer(ceiling)
+	pc := New(ceiling)
 	pc.now = clock.now
 	return pc, clock
 }
 
 // send lets n calls through at once and reports them all answered.
-func send(t *testing.T, pc *pacer, n int, err error) {
+func send(t *testing.T, pc *Pacer, n int, err error) {
 	t.Helper()
 	for i := range n {
 		sent, d := pc.take()
 		if d != 0 {
 			t.Fatalf("call %d of %d waits %s", i+1, n, d)
 		}
-		pc.done(sent, err)
+		pc.Done(sent, err)
 	}
 }
 
@@ -50,7 +50,7 @@ func TestPacer429PausesAndLowersBelowTheAchievedRate(t *testing.T) {
 		clock.advance(500 * time.Millisecond)
 	}
 	sent, _ := pc.take()
-	if _, limited := pc.done(sent, limitedFor(3*time.Second)); !limited {
+	if _, limited := pc.Done(sent, limitedFor(3*time.Second)); !limited {
 		t.Fatal("a 429 was not reported as one")
 	}
 	if r := pc.Rate(); r != 0 {
@@ -80,10 +80,10 @@ func TestPacerLowersOncePerEpisode(t *testing.T) {
 		sent, _ := pc.take()
 		inFlight = append(inFlight, sent)
 	}
-	pc.done(inFlight[0], limitedFor(time.Second))
+	pc.Done(inFlight[0], limitedFor(time.Second))
 	after := pc.rate
 	for _, sent := range inFlight[1:] {
-		pc.done(sent, limitedFor(2*time.Second))
+		pc.Done(sent, limitedFor(2*time.Second))
 	}
 	if pc.rate != after {
 		t.Errorf("429s of calls already in flight lowered the rate again: %v, then %v", after, pc.rate)
@@ -97,12 +97,12 @@ func TestPacerIgnoresAWindowSpentByOthers(t *testing.T) {
 	pc, clock := newTestPacer(Rate{})
 	send(t, pc, 20, nil)
 	sent, _ := pc.take()
-	pc.done(sent, limitedFor(time.Second))
+	pc.Done(sent, limitedFor(time.Second))
 	clock.advance(time.Second)
 	before := pc.rate
 
 	sent, _ = pc.take() // the first call after the pause meets a spent window
-	pc.done(sent, limitedFor(5*time.Second))
+	pc.Done(sent, limitedFor(5*time.Second))
 	if pc.rate != before {
 		t.Errorf("rate went from %v to %v although nothing went through since the pause", before, pc.rate)
 	}
@@ -115,7 +115,7 @@ func TestPacerProbesUpOnlyWhileHoldingCallersBack(t *testing.T) {
 	pc, clock := newTestPacer(Rate{})
 	send(t, pc, 10, nil)
 	sent, _ := pc.take()
-	pc.done(sent, limitedFor(time.Second))
+	pc.Done(sent, limitedFor(time.Second))
 	clock.advance(time.Second)
 	start := pc.rate // 85% of 10 calls in the first 100 ms: 85/s
 
@@ -128,7 +128,7 @@ func TestPacerProbesUpOnlyWhileHoldingCallersBack(t *testing.T) {
 		if d != 0 {
 			t.Fatalf("no call after waiting: %s more", d)
 		}
-		pc.done(at, nil)
+		pc.Done(at, nil)
 	}
 	for range 50 { // callers keep asking: the pace is the bottleneck
 		call()
@@ -149,7 +149,7 @@ func TestPacerForgetsAfterAQuietMinute(t *testing.T) {
 	pc, clock := newTestPacer(Rate{})
 	send(t, pc, 5, nil)
 	sent, _ := pc.take()
-	pc.done(sent, limitedFor(30*time.Second))
+	pc.Done(sent, limitedFor(30*time.Second))
 	clock.advance(30*time.Second + 59*time.Second)
 	if r := pc.Rate(); math.IsInf(r, 1) {
 		t.Fatal("forgot within a minute of the pause ending")
@@ -171,7 +171,7 @@ func TestPacerNeverExceedsTheCeiling(t *testing.T) {
 		t.Errorf("after the ceiling's burst: wait %s, want 1s", d)
 	}
 	sent := clock.t
-	pc.done(sent, limitedFor(2*time.Second))
+	pc.Done(sent, limitedFor(2*time.Second))
 	clock.advance(2 * time.Second)
 	if _, d := pc.take(); d != 0 {
 		t.Errorf("after the pause: wait %s", d)
@@ -184,32 +184,32 @@ func TestPacerNeverExceedsTheCeiling(t *testing.T) {
 func TestPacerCountsOnlySlackAnswers(t *testing.T) {
 	pc, _ := newTestPacer(Rate{})
 	sent, _ := pc.take()
-	if _, limited := pc.done(sent, errors.New("dial tcp: connection refused")); limited {
+	if _, limited := pc.Done(sent, errors.New("dial tcp: connection refused")); limited {
 		t.Error("a network error was taken for a 429")
 	}
 	if len(pc.oks) != 0 {
 		t.Error("a network error counted as a call that went through")
 	}
-	pc.done(sent, slack.SlackErrorResponse{Err: "message_not_found"})
+	pc.Done(sent, slack.SlackErrorResponse{Err: "message_not_found"})
 	if len(pc.oks) != 1 {
 		t.Error("Slack's refusal, an answer within the limit, was not counted")
 	}
-	if _, limited := pc.done(sent, slack.StatusCodeError{Code: 429, Status: "429 Too Many Requests"}); !limited {
+	if _, limited := pc.Done(sent, slack.StatusCodeError{Code: 429, Status: "429 Too Many Requests"}); !limited {
 		t.Error("a 429 without Retry-After was not taken for one")
 	}
 }
 
 func TestKeyedPacerDropsOnlyIdlePacers(t *testing.T) {
-	k := newKeyedPacer(Rate{Events: 1, Per: time.Second, Burst: 3})
+	k := NewKeyed(Rate{Events: 1, Per: time.Second, Burst: 3})
 	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	busy := k.get("C0")
+	busy := k.Get("C0")
 	busy.now = clock.now
 	sent, _ := busy.take()
-	busy.done(sent, limitedFor(time.Minute))
+	busy.Done(sent, limitedFor(time.Minute))
 	for i := range 300 {
-		k.get(string(rune('a'+i%26)) + string(rune('A'+i/26)))
+		k.Get(string(rune('a'+i%26)) + string(rune('A'+i/26)))
 	}
-	if k.get("C0") != busy {
+	if k.Get("C0") != busy {
 		t.Error("a paused channel's pacer was dropped")
 	}
 }
@@ -219,7 +219,7 @@ func TestPacerHeldCallersAskAgainAsTheRateGrows(t *testing.T) {
 	send(t, pc, 1, nil)
 	clock.advance(10 * time.Second) // one success in 10 s: 0.1/s achieved
 	sent, _ := pc.take()
-	pc.done(sent, limitedFor(time.Second))
+	pc.Done(sent, limitedFor(time.Second))
 	clock.advance(time.Second)
 	send(t, pc, 1, nil) // the first call after the pause
 

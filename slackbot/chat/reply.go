@@ -1,4 +1,4 @@
-package slackbot
+package chat
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func (p *Poster) PostReply(ctx context.Context, a workflow.Approval) error {
 	}
 	_, _, err := p.api.PostMessageContext(ctx, a.Channel, slack.MsgOptionText(blocks.ReplyText(a), false), slack.MsgOptionTS(a.ThreadRoot()))
 	if err != nil {
-		return apiError("chat.postMessage", err)
+		return NewAPIError("chat.postMessage", err)
 	}
 	return nil
 }

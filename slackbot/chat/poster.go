@@ -1,4 +1,4 @@
-package slackbot
+package chat
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func (p *Poster) PostRequest(ctx context.Context, a workflow.Approval) (channel,
 	}
 	channel, ts, err = p.api.PostMessageContext(ctx, target, opts...)
 	if err != nil {
-		return "", "", apiError("chat.postMessage", err)
+		return "", "", NewAPIError("chat.postMessage", err)
 	}
 	return channel, ts, nil
 }
@@ -50,7 +50,7 @@ func (p *Poster) PostRequest(ctx context.Context, a workflow.Approval) (channel,
 func (p *Poster) openDM(ctx context.Context, user string) (string, error) {
 	ch, _, _, err := p.api.OpenConversationContext(ctx, &slack.OpenConversationParameters{Users: []string{user}, ReturnIM: true})
 	if err != nil {
-		return "", apiError("conversations.open", err)
+		return "", NewAPIError("conversations.open", err)
 	}
 	if ch == nil || ch.ID == "" {
 		return "", fmt.Errorf("slack conversations.open: no direct message channel for %s in the answer", user)
@@ -66,7 +66,7 @@ func (p *Poster) UpdateMessage(ctx context.Context, a workflow.Approval) error {
 		return fmt.Errorf("approval %s has no final outcome to show in a recorded message", a.ID)
 	}
 	if _, _, _, err := p.api.UpdateMessageContext(ctx, a.Channel, a.MessageTS, blocks.OutcomeMessage(a).Options()...); err != nil {
-		return apiError("chat.update", err)
+		return NewAPIError("chat.update", err)
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func (p *Poster) UpdateMessage(ctx context.Context, a workflow.Approval) error {
 func (p *Poster) Permalink(ctx context.Context, channel, ts string) (string, error) {
 	link, err := p.api.GetPermalinkContext(ctx, &slack.PermalinkParameters{Channel: channel, Ts: ts})
 	if err != nil {
-		return "", apiError("chat.getPermalink", err)
+		return "", NewAPIError("chat.getPermalink", err)
 	}
 	return link, nil
 }

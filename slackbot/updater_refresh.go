@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -75,7 +76,7 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 		a, err := u.approvals.Get(callCtx, j.id)
 		cancel()
 		if err != nil {
-			log.Warn("could not read the approval to show its progress", zap.Error(safeErr(err)))
+			log.Warn("could not read the approval to show its progress", zap.Error(chat.Redacted(err)))
 			break
 		}
 		msg := blocks.RequestMessage(a)
@@ -94,7 +95,7 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 			u.requeueRefresh(j)
 			return
 		case err != nil:
-			log.Warn("request message not updated with its progress", zap.Error(apiError("chat.update", err)))
+			log.Warn("request message not updated with its progress", zap.Error(chat.NewAPIError("chat.update", err)))
 			u.refreshed(j)
 			return
 		case a.Status.Final():
@@ -109,14 +110,14 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 // updateMessage sends msg as a's message through the chat.update pacer;
 // limited reports a 429, after which the call is to be repeated.
 func (u *updater) updateMessage(ctx context.Context, a workflow.Approval, msg blocks.Message) (limited bool, err error) {
-	sent, err := u.updates.wait(ctx)
+	sent, err := u.updates.Wait(ctx)
 	if err != nil {
 		return false, err
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, msg.Options()...)
 	cancel()
-	if _, limited := u.updates.done(sent, err); limited {
+	if _, limited := u.updates.Done(sent, err); limited {
 		return true, err
 	}
 	return false, err

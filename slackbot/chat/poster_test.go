@@ -1,4 +1,4 @@
-package slackbot
+package chat
 
 import (
 	"context"
@@ -87,7 +87,7 @@ func TestPosterDirectMessage(t *testing.T) {
 
 func TestAPIErrorHints(t *testing.T) {
 	for _, code := range []string{"channel_not_found", "not_in_channel"} {
-		err := apiError("chat.postMessage", slack.SlackErrorResponse{Err: code})
+		err := NewAPIError("chat.postMessage", slack.SlackErrorResponse{Err: code})
 		var e *APIError
 		if !errors.As(err, &e) || e.Code != code || !strings.Contains(err.Error(), code) || e.Hint == "" {
 			t.Errorf("%s: %v", code, err)

@@ -1,15 +1,17 @@
-package slackbot
+package pacing
 
 import (
 	"context"
 	"math"
 	"sync"
 	"time"
+
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 )
 
-// pacing holds the constants of a pacer's rules; the simulation tests
+// rules holds the constants of a pacer's rules; the simulation tests
 // check them against models of Slack's limits.
-type pacing struct {
+type rules struct {
 	Decrease float64       // a 429 sets the rate to this fraction of the rate achieved
 	Measure  time.Duration // how far back the achieved rate is measured
 	Growth   float64       // while the pace holds callers back, the rate grows by this fraction per second…
@@ -22,7 +24,7 @@ type pacing struct {
 // asking again.
 const recheck = time.Second
 
-var defaultPacing = pacing{
+var defaultRules = rules{
 	Decrease: 0.85,
 	Measure:  10 * time.Second,
 	Growth:   0.4,
@@ -31,7 +33,7 @@ var defaultPacing = pacing{
 	Forget:   time.Minute,
 }
 
-// pacer paces the calls of one Slack method (or of one channel) by Slack's
+// Pacer paces the calls of one Slack method (or of one channel) by Slack's
 // own answers, without knowing the limit:
 //
 //   - It starts unpaced: calls go out as fast as callers make them.
@@ -50,8 +52,8 @@ var defaultPacing = pacing{
 //   - An optional ceiling, a token bucket, is never exceeded.
 //
 // It is safe for concurrent use.
-type pacer struct {
-	p       pacing
+type Pacer struct {
+	p       rules
 	now     func() time.Time
 	ceiling *bucket // nil: no ceiling
 
@@ -68,8 +70,9 @@ type pacer struct {
 	oks    []time.Time // successes within the last p.Measure
 }
 
-func newPacer(ceiling Rate) *pacer {
-	pc := &pacer{p: defaultPacing, now: time.Now, rate: math.Inf(1)}
+// New returns an unpaced Pacer under ceiling (zero: none).
+func New(ceiling Rate) *Pacer {
+	pc := &Pacer{p: defaultRules, now: time.Now, rate: math.Inf(1)}
 	if ceiling.Events > 0 {
 		pc.ceiling = newBucket(ceiling)
 	}
@@ -78,7 +81,7 @@ func newPacer(ceiling Rate) *pacer {
 
 // Rate is the pace in calls per second: +Inf while unpaced (the ceiling's
 // rate, if there is one), 0 while paused by a 429.
-func (pc *pacer) Rate() float64 {
+func (pc *Pacer) Rate() float64 {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if pc.now().Before(pc.paused) {
@@ -91,9 +94,9 @@ func (pc *pacer) Rate() float64 {
 	return r
 }
 
-// wait blocks until a call may be made or ctx is done. It returns the
-// instant the call was let through, for done.
-func (pc *pacer) wait(ctx context.Context) (time.Time, error) {
+// Wait blocks until a call may be made or ctx is done. It returns the
+// instant the call was let through, for Done.
+func (pc *Pacer) Wait(ctx context.Context) (time.Time, error) {
 	for {
 		at, d := pc.take()
 		if d <= 0 {
@@ -111,7 +114,7 @@ func (pc *pacer) wait(ctx context.Context) (time.Time, error) {
 
 // take lets a call through now, or says how long to wait before asking
 // again.
-func (pc *pacer) take() (time.Time, time.Duration) {
+func (pc *Pacer) take() (time.Time, time.Duration) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	now := pc.now()
@@ -150,21 +153,21 @@ func (pc *pacer) take() (time.Time, time.Duration) {
 	return now, 0
 }
 
-// done reports Slack's answer to the call let through at sent; err is the
+// Done reports Slack's answer to the call let through at sent; err is the
 // call's error. It reports whether the answer was a 429, after which every
 // caller is paused for the Retry-After it returns.
-func (pc *pacer) done(sent time.Time, err error) (time.Duration, bool) {
-	if d, ok := retryAfter(err); ok {
+func (pc *Pacer) Done(sent time.Time, err error) (time.Duration, bool) {
+	if d, ok := chat.RetryAfter(err); ok {
 		pc.limited(sent, d)
 		return d, true
 	}
-	if err == nil || slackCode(err) != "" {
+	if err == nil || chat.Code(err) != "" {
 		pc.succeeded()
 	}
 	return 0, false
 }
 
-func (pc *pacer) succeeded() {
+func (pc *Pacer) succeeded() {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	now := pc.now()
@@ -180,7 +183,7 @@ func (pc *pacer) succeeded() {
 // grow raises the rate for the time since it was last raised during which
 // callers were held back by the pace: a pacer that is not the bottleneck
 // learns nothing about the limit.
-func (pc *pacer) grow(now time.Time) {
+func (pc *Pacer) grow(now time.Time) {
 	from := later(pc.grown, pc.paused)
 	to := now
 	if pc.heldTo.Before(to) {
@@ -192,7 +195,7 @@ func (pc *pacer) grow(now time.Time) {
 	pc.grown = now
 }
 
-func (pc *pacer) limited(sent time.Time, retryAfter time.Duration) {
+func (pc *Pacer) limited(sent time.Time, retryAfter time.Duration) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	now := pc.now()
@@ -220,7 +223,7 @@ func (pc *pacer) limited(sent time.Time, retryAfter time.Duration) {
 
 // achieved is the rate of successes over the last p.Measure, or since the
 // pacer became busy if that is more recent.
-func (pc *pacer) achieved(now time.Time) float64 {
+func (pc *Pacer) achieved(now time.Time) float64 {
 	from := later(now.Add(-pc.p.Measure), pc.busy)
 	n := 0
 	for _, t := range pc.oks {
@@ -234,7 +237,7 @@ func (pc *pacer) achieved(now time.Time) float64 {
 
 // idle reports whether the pacer has nothing to remember, so dropping it
 // changes nothing.
-func (pc *pacer) idle() bool {
+func (pc *Pacer) idle() bool {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	now := pc.now()
@@ -243,7 +246,7 @@ func (pc *pacer) idle() bool {
 
 // quiet reports whether no call was let through for p.Forget, pauses
 // aside.
-func (pc *pacer) quiet(now time.Time) bool {
+func (pc *Pacer) quiet(now time.Time) bool {
 	return now.Sub(later(pc.last, pc.paused)) >= pc.p.Forget
 }
 
@@ -254,9 +257,9 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// release hands back the call the latest wait let through, when the caller
+// Release hands back the call the latest Wait let through, when the caller
 // found it need not be made.
-func (pc *pacer) release() {
+func (pc *Pacer) Release() {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if !math.IsInf(pc.rate, 1) {

@@ -1,4 +1,4 @@
-package slackbot
+package pacing
 
 import (
 	"container/heap"
@@ -52,13 +52,13 @@ func simulate(cfg simConfig) simResult {
 	left := cfg.Messages
 
 	type replica struct {
-		pc     *pacer
+		pc     *Pacer
 		queued int
 		idle   int
 	}
 	reps := make([]*replica, cfg.Replicas)
 	for i := range reps {
-		pc := newPacer(cfg.Ceiling)
+		pc := New(cfg.Ceiling)
 		pc.now = func() time.Time { return now }
 		reps[i] = &replica{pc: pc, idle: cfg.Workers}
 	}
@@ -81,10 +81,10 @@ func simulate(cfg simConfig) simResult {
 			at(now.Add(latency()), func() {
 				if limited {
 					res.Limited++
-					r.pc.done(sent, &slack.RateLimitedError{RetryAfter: ra})
+					r.pc.Done(sent, &slack.RateLimitedError{RetryAfter: ra})
 					r.queued++
 				} else {
-					r.pc.done(sent, nil)
+					r.pc.Done(sent, nil)
 					left--
 					res.Done = now.Sub(t0)
 					if now.Sub(t0) >= cfg.From {

@@ -6,6 +6,7 @@ import (
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -55,15 +56,15 @@ func (u *updater) nextNote(ctx context.Context) (note, bool) {
 
 // post sends one note, waiting on its channel's pacer.
 func (u *updater) post(ctx context.Context, n note) {
-	pace := u.replies.get(n.channel)
-	sent, err := pace.wait(ctx)
+	pace := u.replies.Get(n.channel)
+	sent, err := pace.Wait(ctx)
 	if err != nil {
 		return
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, err = u.api.PostMessageContext(callCtx, n.channel, slack.MsgOptionText(n.text, false), slack.MsgOptionTS(n.thread))
 	cancel()
-	if _, limited := pace.done(sent, err); limited {
+	if _, limited := pace.Done(sent, err); limited {
 		u.mu.Lock()
 		u.notes = append([]note{n}, u.notes...)
 		u.wake()
@@ -72,6 +73,6 @@ func (u *updater) post(ctx context.Context, n note) {
 	}
 	if err != nil {
 		u.log.Warn("note not posted in the request's thread", zap.String("approval_id", n.approvalID),
-			zap.String("execution_arn", n.executionARN), zap.Error(apiError("chat.postMessage", err)))
+			zap.String("execution_arn", n.executionARN), zap.Error(chat.NewAPIError("chat.postMessage", err)))
 	}
 }
