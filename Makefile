@@ -6,7 +6,7 @@ STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 
 IMAGE       ?= approvals-bot:$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 
-.PHONY: run demo test tools bench load build package lint sfn-local jsonata-golden screenshot
+.PHONY: run demo test tools bench load build package lint cdk cdk-synth sfn-local jsonata-golden screenshot
 
 ## run: the product on this machine (local Step Functions API on 127.0.0.1:8083, DynamoDB Local in .approvals-local,
 ## the notifier, the bot, a Slack stand-in on http://127.0.0.1:8080); no AWS account or Slack workspace. ARGS passes flags.
@@ -66,11 +66,27 @@ package:
 		echo "  docker buildx build --platform linux/arm64 -f deploy/Dockerfile -t $(IMAGE) --push ."; \
 	fi
 
-## lint: formatting, vet and staticcheck (the pinned version, installed on first use)
-lint: $(STATICCHECK)
+## lint: formatting, vet and staticcheck (the pinned version, installed on first use), then cfn-lint on every
+## CloudFormation template: deploy/cloudformation.yaml and what the CDK example synthesises (make cdk-synth)
+lint: $(STATICCHECK) cdk-synth
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+	@command -v cfn-lint >/dev/null || { echo "cfn-lint is needed: python3 -m pip install cfn-lint==1.51.0"; exit 1; }
+	cfn-lint deploy/cloudformation.yaml deploy/cdk/cdk.out/*.template.json
+
+## cdk: the CDK constructs' tests on a clean install: npm ci, then npm test (compile, synthesise the example
+## into deploy/cdk/cdk.out, jest with aws-cdk-lib/assertions, cfn-lint on every synthesised template)
+cdk:
+	cd deploy/cdk && npm ci --no-audit --no-fund --loglevel=error && npm test
+
+## cdk-synth: synthesise the CDK example app into deploy/cdk/cdk.out (installs deploy/cdk's packages first)
+cdk-synth: deploy/cdk/node_modules/.package-lock.json
+	cd deploy/cdk && npm run synth
+
+deploy/cdk/node_modules/.package-lock.json: deploy/cdk/package-lock.json
+	@command -v npm >/dev/null || { echo "npm (Node.js 20 or later) is needed for the CDK constructs (apt-get install nodejs npm)"; exit 1; }
+	cd deploy/cdk && npm ci --no-audit --no-fund --loglevel=error
 
 $(STATICCHECK):
 	GOBIN=$(abspath $(dir $@)) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)

@@ -5,5 +5,6 @@
 // statements are exactly what its binary's code, or its workflow's
 // definition, can call; the deployed definitions validate on the local
 // engine; the EventBridge rule matches AWS's documented events; nothing
-// lets traffic in.
+// lets traffic in; the whole stack creates, and updates, in moto's
+// CloudFormation (moto_test.go says what moto does not check).
 package deploy

@@ -190,7 +190,10 @@ func TestExecutionStatusRuleMatchesEndedExecutionsOnly(t *testing.T) {
 func TestExecutionStatusRuleMatchesTheDeployedWorkflows(t *testing.T) {
 	t.Parallel()
 	const listed = "arn:aws:states:us-east-1:123456789012:stateMachine:nightly-certs"
-	params := map[string][]string{"StateMachineArns": {listed}, "DeployPublishWithApproval": {"true"}, "DeployBatchWithApprovedRetries": {"true"}}
+	params := everything()
+	params["StateMachineArns"] = []string{listed}
+	params["DeployPublishWithApprovalJSONata"] = []string{"false"}
+	params["DeployApproveOrEscalate"] = []string{"false"}
 	got := rulePattern(t, params)["detail"].(map[string]any)["stateMachineArn"]
 	want := []any{listed,
 		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-publish-with-approval",

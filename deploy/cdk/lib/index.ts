@@ -1,0 +1,3 @@
+export { Approvals, ApprovalsCode, ApprovalsProps } from './approvals';
+export { ApprovalRequestProps, SlackApprovalTask, SlackApprovalTaskProps } from './approval-task';
+export { acceptRoleDependsOn } from './lint';

@@ -1,0 +1,279 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CfnElement, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { IConstruct } from 'constructs';
+import { Approvals, ApprovalsCode, ApprovalsProps } from '../lib';
+
+const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf';
+const KEY = 'arn:aws:kms:us-east-1:123456789012:key/0b7e8e1c-4a0d-4f5e-9b7a-3c2d1e0f9a8b';
+
+function build(change: (stack: Stack) => Partial<ApprovalsProps> = () => ({})): { stack: Stack; approvals: Approvals } {
+  const stack = new Stack(undefined, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const approvals = new Approvals(stack, 'Approvals', {
+    code: ApprovalsCode.fromBucket(s3.Bucket.fromBucketName(stack, 'Artifacts', 'approvals-artifacts'), 'notifier/1.zip', 'events/1.zip'),
+    botImage: ecs.ContainerImage.fromRegistry('123456789012.dkr.ecr.us-east-1.amazonaws.com/approvals-bot:1'),
+    slackSecret: secretsmanager.Secret.fromSecretCompleteArn(stack, 'Secret', SECRET),
+    vpc: ec2.Vpc.fromVpcAttributes(stack, 'Vpc', { vpcId: 'vpc-0123456789abcdef0', availabilityZones: ['us-east-1a'], privateSubnetIds: ['subnet-0123456789abcdef0'] }),
+    ...change(stack),
+  });
+  return { stack, approvals };
+}
+
+// statements lists a role's policy statements as "action on resource",
+// resources resolved to JSON, sorted.
+function statements(template: Template, roleLogicalIdPrefix: string): string[] {
+  const out: string[] = [];
+  for (const [, policy] of Object.entries(template.findResources('AWS::IAM::Policy'))) {
+    const roles = JSON.stringify((policy as any).Properties.Roles);
+    if (!roles.includes(roleLogicalIdPrefix)) {
+      continue;
+    }
+    for (const s of (policy as any).Properties.PolicyDocument.Statement) {
+      expect(s.Effect).toBe('Allow');
+      expect(s.Condition).toBeUndefined();
+      for (const a of [s.Action].flat()) {
+        for (const r of [s.Resource].flat()) {
+          out.push(`${a} on ${typeof r === 'string' ? r : JSON.stringify(r)}`);
+        }
+      }
+    }
+  }
+  return out.sort();
+}
+
+// arnOf is how a statement names the construct's resource: its GetAtt Arn, as JSON.
+function arnOf(stack: Stack, construct: IConstruct): string {
+  return JSON.stringify({ 'Fn::GetAtt': [stack.getLogicalId(construct.node.defaultChild as CfnElement), 'Arn'] });
+}
+
+describe('Approvals', () => {
+  test('the table equals the template\'s: key, indexes without the token, TTL, recovery, protection, kept', () => {
+    const template = Template.fromStack(build().stack);
+    const attrs = ['status', 'executionArn', 'stateName', 'channel', 'threadTs', 'messageTs', 'approvers',
+      'requestedBy', 'title', 'createdAt', 'deadline', 'claimedAt', 'closedAt', 'decision', 'messageSynced'];
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        AttributeDefinitions: Match.arrayEquals([
+          { AttributeName: 'id', AttributeType: 'S' },
+          { AttributeName: 'queue', AttributeType: 'S' },
+          { AttributeName: 'queuedAt', AttributeType: 'S' },
+          { AttributeName: 'openExecution', AttributeType: 'S' },
+          { AttributeName: 'openedAt', AttributeType: 'S' },
+        ]),
+        GlobalSecondaryIndexes: [
+          { IndexName: 'queue-index', KeySchema: [{ AttributeName: 'queue', KeyType: 'HASH' }, { AttributeName: 'queuedAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: attrs } },
+          { IndexName: 'execution-index', KeySchema: [{ AttributeName: 'openExecution', KeyType: 'HASH' }, { AttributeName: 'openedAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: attrs } },
+        ],
+        TimeToLiveSpecification: { AttributeName: 'purgeAt', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        SSESpecification: Match.absent(),
+      },
+    });
+  });
+
+  test('each Lambda role allows what the template\'s does, nothing more', () => {
+    const { stack, approvals } = build();
+    const template = Template.fromStack(stack);
+    const secret = SECRET;
+    const TABLE = arnOf(stack, approvals.table);
+    const tableIndex = (name: string) => `{"Fn::Join":["",[${TABLE},"/index/${name}"]]}`;
+    const dlq = arnOf(stack, approvals.deadLetterQueue);
+    const notifierLogs = arnOf(stack, approvals.node.findChild('NotifierLogGroup'));
+    const eventsLogs = arnOf(stack, approvals.node.findChild('EventsLogGroup'));
+    expect(statements(template, 'ApprovalsNotifierRole')).toEqual([
+      `dynamodb:GetItem on ${TABLE}`,
+      `dynamodb:PutItem on ${TABLE}`,
+      `dynamodb:Query on ${tableIndex('execution-index')}`,
+      `logs:CreateLogStream on ${notifierLogs}`,
+      `logs:PutLogEvents on ${notifierLogs}`,
+      `secretsmanager:GetSecretValue on ${secret}`,
+      'states:SendTaskHeartbeat on *',
+    ]);
+    expect(statements(template, 'ApprovalsEventsRole')).toEqual([
+      `dynamodb:GetItem on ${TABLE}`,
+      `dynamodb:PutItem on ${TABLE}`,
+      `dynamodb:Query on ${tableIndex('execution-index')}`,
+      `logs:CreateLogStream on ${eventsLogs}`,
+      `logs:PutLogEvents on ${eventsLogs}`,
+      `secretsmanager:GetSecretValue on ${secret}`,
+      `sqs:SendMessage on ${dlq}`,
+    ]);
+    // No managed policies: nothing beyond the statements above.
+    for (const [id, role] of Object.entries(template.findResources('AWS::IAM::Role'))) {
+      if (id.startsWith('ApprovalsNotifierRole') || id.startsWith('ApprovalsEventsRole') || id.startsWith('ApprovalsBotTaskRole')) {
+        expect((role as any).Properties.ManagedPolicyArns).toBeUndefined();
+      }
+    }
+  });
+
+  test('the bot\'s task role reads the executions of every state machine, or of those added', () => {
+    const all = build();
+    const TABLE = arnOf(all.stack, all.approvals.table);
+    const tableIndex = (name: string) => `{"Fn::Join":["",[${TABLE},"/index/${name}"]]}`;
+    const everyExecution = '{"Fn::Join":["",["arn:",{"Ref":"AWS::Partition"},":states:us-east-1:123456789012:execution:*:*"]]}';
+    expect(statements(Template.fromStack(all.stack), 'ApprovalsBotTaskRole')).toEqual([
+      `dynamodb:BatchGetItem on ${TABLE}`,
+      `dynamodb:BatchWriteItem on ${TABLE}`,
+      `dynamodb:GetItem on ${TABLE}`,
+      `dynamodb:PutItem on ${TABLE}`,
+      `dynamodb:Query on ${tableIndex('queue-index')}`,
+      `states:DescribeExecution on ${everyExecution}`,
+      `states:GetExecutionHistory on ${everyExecution}`,
+      'states:SendTaskFailure on *',
+      'states:SendTaskHeartbeat on *',
+      'states:SendTaskSuccess on *',
+    ]);
+
+    const listed = build(() => ({ stateMachineArns: ['arn:aws:states:us-east-1:123456789012:stateMachine:nightly-certs'] }));
+    const machine = new sfn.StateMachine(listed.stack, 'Machine', { definitionBody: sfn.DefinitionBody.fromChainable(new sfn.Pass(listed.stack, 'P')) });
+    listed.approvals.addStateMachine(machine);
+    const template = Template.fromStack(listed.stack);
+    const machineRef = { Ref: listed.stack.getLogicalId(machine.node.defaultChild as CfnElement) };
+    const executionReads = statements(template, 'ApprovalsBotTaskRole').filter((s) => s.startsWith('states:DescribeExecution'));
+    expect(executionReads).toEqual([
+      'states:DescribeExecution on arn:aws:states:us-east-1:123456789012:execution:nightly-certs:*',
+      `states:DescribeExecution on {"Fn::Join":["",[{"Fn::Join":[":execution:",{"Fn::Split":[":stateMachine:",${JSON.stringify(machineRef)}]}]},":*"]]}`,
+    ]);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        'source': ['aws.states'],
+        'detail-type': ['Step Functions Execution Status Change'],
+        'detail': {
+          status: ['ABORTED', 'TIMED_OUT', 'FAILED', 'SUCCEEDED'],
+          stateMachineArn: ['arn:aws:states:us-east-1:123456789012:stateMachine:nightly-certs', machineRef],
+        },
+      },
+    });
+    Template.fromStack(all.stack).hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { detail: { status: ['ABORTED', 'TIMED_OUT', 'FAILED', 'SUCCEEDED'], stateMachineArn: Match.absent() } },
+    });
+  });
+
+  test('the events Lambda retries twice, then its rule and Lambda keep failures in the dead-letter queue', () => {
+    const { stack, approvals } = build();
+    const dlq = JSON.parse(arnOf(stack, approvals.deadLetterQueue));
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 3600,
+      DestinationConfig: { OnFailure: { Destination: dlq } },
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      Targets: [Match.objectLike({
+        RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 },
+        DeadLetterConfig: { Arn: dlq },
+      })],
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com' });
+  });
+
+  test('the Lambdas run the build\'s bootstrap on arm64 and get the secret\'s ARN, never a token', () => {
+    const template = Template.fromStack(build().stack);
+    const fns = template.findResources('AWS::Lambda::Function');
+    expect(Object.keys(fns)).toHaveLength(2);
+    for (const fn of Object.values(fns) as any[]) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'provided.al2023', Architectures: ['arm64'], Handler: 'bootstrap', MemorySize: 256, LoggingConfig: { LogFormat: 'JSON' } });
+      expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['APPROVALS_TABLE', 'SLACK_SECRET_ARN']);
+      expect(fn.Properties.Environment.Variables.SLACK_SECRET_ARN).toBe(SECRET);
+      expect(fn.Properties.Code).toEqual({ S3Bucket: 'approvals-artifacts', S3Key: expect.stringMatching(/^(notifier|events)\/1\.zip$/) });
+    }
+  });
+
+  test('the bot runs on Fargate arm64, read-only, with the tokens as ECS secrets, in a security group that lets nothing in', () => {
+    const template = Template.fromStack(build().stack);
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      RequiresCompatibilities: ['FARGATE'],
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+      ContainerDefinitions: [Match.objectLike({
+        ReadonlyRootFilesystem: true,
+        HealthCheck: { Command: ['CMD', '/approvals-bot', '-healthcheck'], Interval: 30, Timeout: 5, Retries: 3, StartPeriod: 60 },
+        Secrets: [
+          { Name: 'SLACK_BOT_TOKEN', ValueFrom: `${SECRET}:botToken::` },
+          { Name: 'SLACK_APP_TOKEN', ValueFrom: `${SECRET}:appToken::` },
+        ],
+      })],
+    });
+    template.hasResourceProperties('AWS::ECS::Service', {
+      DesiredCount: 2,
+      LaunchType: 'FARGATE',
+      DeploymentConfiguration: { MaximumPercent: 200, MinimumHealthyPercent: 100, DeploymentCircuitBreaker: { Enable: true, Rollback: true } },
+      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
+    });
+    template.hasResourceProperties('AWS::ECS::Cluster', { ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }] });
+    template.hasResourceProperties('AWS::EC2::SecurityGroup', {
+      SecurityGroupEgress: [
+        { CidrIp: '0.0.0.0/0', IpProtocol: 'tcp', FromPort: 443, ToPort: 443, Description: 'HTTPS to Slack and AWS (IPv4)' },
+        { CidrIpv6: '::/0', IpProtocol: 'tcp', FromPort: 443, ToPort: 443, Description: 'HTTPS to Slack and AWS (IPv6)' },
+      ],
+    });
+    template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+    expect(JSON.stringify(template.toJSON())).not.toContain('SecurityGroupIngress');
+  });
+
+  test('seven alarms and four metric filters; with a topic, each notifies it when it fires and when it clears', () => {
+    const plain = Template.fromStack(build().stack);
+    plain.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+    plain.resourceCountIs('AWS::Logs::MetricFilter', 4);
+    plain.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: '{ $.alert = "approval_expired" }', MetricTransformations: [Match.objectLike({ MetricValue: '$.expired' })] });
+    for (const alarm of Object.values(plain.findResources('AWS::CloudWatch::Alarm')) as any[]) {
+      expect(alarm.Properties.AlarmActions).toBeUndefined();
+    }
+    const withTopic = Template.fromStack(build((stack) => ({ alarmTopic: sns.Topic.fromTopicArn(stack, 'Topic', 'arn:aws:sns:us-east-1:123456789012:alarms') })).stack);
+    for (const alarm of Object.values(withTopic.findResources('AWS::CloudWatch::Alarm')) as any[]) {
+      expect(alarm.Properties.AlarmActions).toEqual(['arn:aws:sns:us-east-1:123456789012:alarms']);
+      expect(alarm.Properties.OKActions).toEqual(['arn:aws:sns:us-east-1:123456789012:alarms']);
+    }
+  });
+
+  test('with a key, the table, the queue and every log group use it, and the roles may decrypt', () => {
+    const template = Template.fromStack(build((stack) => ({ encryptionKey: kms.Key.fromKeyArn(stack, 'Key', KEY) })).stack);
+    template.hasResourceProperties('AWS::DynamoDB::Table', { SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: KEY } });
+    template.hasResourceProperties('AWS::SQS::Queue', { KmsMasterKeyId: KEY });
+    const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
+    expect(groups).toHaveLength(3);
+    for (const g of groups) {
+      expect(g.Properties.KmsKeyId).toBe(KEY);
+    }
+    expect(statements(template, 'ApprovalsNotifierRole')).toContain(`kms:Decrypt on ${KEY}`);
+    expect(statements(template, 'ApprovalsEventsRole')).toEqual(expect.arrayContaining([`kms:Decrypt on ${KEY}`, `kms:GenerateDataKey on ${KEY}`]));
+    expect(statements(template, 'ApprovalsBotTaskRole')).toContain(`kms:Decrypt on ${KEY}`);
+    expect(statements(template, 'ApprovalsBotTaskDefinitionExecutionRole')).toContain(`kms:Decrypt on ${KEY}`);
+  });
+
+  test.each([-1, 6, 1.5])('refuses desiredCount %p', (desiredCount) => {
+    expect(() => build(() => ({ desiredCount }))).toThrow(/desiredCount must be 0 to 5/);
+  });
+
+  test('ApprovalsCode.fromDist takes make package\'s zips as assets', () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
+    try {
+      for (const zip of ['notifier.zip', 'approvals-events.zip']) {
+        fs.writeFileSync(path.join(dist, zip), 'a stand-in zip');
+      }
+      const template = Template.fromStack(build(() => ({ code: ApprovalsCode.fromDist(dist) })).stack);
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as any[]) {
+        expect(fn.Properties.Code.S3Key).toMatch(/\.zip$/);
+      }
+      expect(() => build(() => ({ code: ApprovalsCode.fromDist(path.join(dist, 'missing')) }))).toThrow(/notifier\.zip/);
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
