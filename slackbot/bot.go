@@ -68,6 +68,9 @@ type Config struct {
 	// ProbeInterval is how often the store is probed for Ready (one
 	// GetItem of a key no approval has).
 	ProbeInterval time.Duration
+	// TokenCheckInterval is how often Slack is asked whether it still
+	// accepts the bot token (one auth.test), for Ready.
+	TokenCheckInterval time.Duration
 	// Metrics receives what the bot does; nil records nothing. One Metrics
 	// serves one Bot.
 	Metrics *Metrics
@@ -76,20 +79,21 @@ type Config struct {
 // DefaultConfig returns the production settings.
 func DefaultConfig() Config {
 	return Config{
-		Workers:         8,
-		ShutdownTimeout: 8 * time.Second,
-		AckTimeout:      2 * time.Second,
-		CallTimeout:     10 * time.Second,
-		SweepInterval:   30 * time.Second,
-		SweepGrace:      20 * time.Second,
-		ReplyRate:       pacing.Rate{Events: 1, Per: time.Second, Burst: 3},
-		UpdateWorkers:   4,
-		RetryBase:       time.Second,
-		RetryMax:        time.Minute,
-		UpdateAttempts:  8,
-		Command:         "/approvals",
-		ReadyWindow:     60 * time.Second,
-		ProbeInterval:   10 * time.Second,
+		Workers:            8,
+		ShutdownTimeout:    8 * time.Second,
+		AckTimeout:         2 * time.Second,
+		CallTimeout:        10 * time.Second,
+		SweepInterval:      30 * time.Second,
+		SweepGrace:         20 * time.Second,
+		ReplyRate:          pacing.Rate{Events: 1, Per: time.Second, Burst: 3},
+		UpdateWorkers:      4,
+		RetryBase:          time.Second,
+		RetryMax:           time.Minute,
+		UpdateAttempts:     8,
+		Command:            "/approvals",
+		ReadyWindow:        60 * time.Second,
+		ProbeInterval:      10 * time.Second,
+		TokenCheckInterval: time.Minute,
 	}
 }
 
@@ -117,6 +121,7 @@ func (c Config) withDefaults() Config {
 	set(&c.RetryMax, d.RetryMax)
 	set(&c.ReadyWindow, d.ReadyWindow)
 	set(&c.ProbeInterval, d.ProbeInterval)
+	set(&c.TokenCheckInterval, d.TokenCheckInterval)
 	if c.SweepGrace < 0 {
 		c.SweepGrace = 0
 	}
@@ -199,7 +204,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	siteDone := make(chan struct{})
 	go func() {
 		defer close(siteDone)
-		b.site.load(sweepCtx, b.cfg.CallTimeout, b.cfg.RetryBase, b.cfg.RetryMax, b.log)
+		if err := b.site.load(sweepCtx, b.cfg.CallTimeout, b.cfg.RetryBase, b.cfg.RetryMax, b.log); sweepCtx.Err() == nil {
+			b.tokenAnswered(err)
+		}
 	}()
 	b.health.start()
 	watchDone := make(chan struct{})

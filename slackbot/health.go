@@ -41,6 +41,9 @@ type health struct {
 	lostAt    time.Time // when the connection was last lost
 	storeOK   time.Time // the last probe the store answered
 	storeSeen bool      // a probe has finished
+	// refused is Slack's code when it last refused the bot token
+	// (invalid_auth, token_revoked, account_inactive, …), else "".
+	refused string
 	// reported is what the watcher last logged: nil while ready.
 	reported  error
 	lastAlert time.Time
@@ -102,6 +105,8 @@ func (h *health) check() error {
 		return errors.New("not started")
 	case h.stopping:
 		return errors.New("shutting down")
+	case h.refused != "":
+		return fmt.Errorf("Slack refuses the bot token (%s)", h.refused)
 	case !h.everUp:
 		return errors.New("not connected to Slack yet")
 	case !h.up && now.Sub(h.lostAt) > h.window:
@@ -116,22 +121,30 @@ func (h *health) check() error {
 	return nil
 }
 
-// Ready reports whether the replica can serve: nil when its Socket Mode
-// connection was up (hello received) and DynamoDB answered a probe within
-// Config.ReadyWindow, otherwise an error whose text says why, fit to show
+// Ready reports whether the replica can serve: nil when Slack accepted the
+// bot token at its last check, the Socket Mode connection was up (hello
+// received) and DynamoDB answered a probe within Config.ReadyWindow,
+// otherwise an error whose text says why, fit to show
 // (no token, no address). A replica is not ready before Run has connected,
 // nor once it is shutting down. Safe for concurrent use; it does no I/O.
 func (b *Bot) Ready() error { return b.health.check() }
 
-// watch probes the store every ProbeInterval until ctx is done and logs
-// readiness changes: "replica ready" once ready, and while not ready (once
-// it has had ReadyWindow to get ready) a warning with alert bot_not_ready,
-// repeated every minute.
+// watch probes the store every ProbeInterval and asks Slack about the bot
+// token every TokenCheckInterval (the workspace's auth.test at start is
+// the first check) until ctx is done, and logs readiness changes:
+// "replica ready" once ready, and while not ready (once it has had
+// ReadyWindow to get ready) a warning with alert bot_not_ready, repeated
+// every minute.
 func (b *Bot) watch(ctx context.Context) {
 	t := time.NewTicker(b.cfg.ProbeInterval)
 	defer t.Stop()
+	lastTokenCheck := time.Now()
 	for {
 		b.probe(ctx)
+		if time.Since(lastTokenCheck) >= b.cfg.TokenCheckInterval {
+			b.checkToken(ctx)
+			lastTokenCheck = time.Now()
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -158,6 +171,47 @@ func (b *Bot) probe(ctx context.Context) {
 		b.log.Debug("store probe failed", zap.Error(chat.Redacted(err)))
 	}
 	b.health.probed(ok)
+}
+
+// checkToken asks Slack whether it still accepts the bot token (auth.test,
+// which Slack allows hundreds of times a minute).
+func (b *Bot) checkToken(ctx context.Context) {
+	callCtx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+	defer cancel()
+	_, err := b.api.AuthTestContext(callCtx)
+	if ctx.Err() != nil {
+		return
+	}
+	b.tokenAnswered(chat.NewAPIError("auth.test", err))
+}
+
+// tokenAnswered records what Slack's answer to a call with the bot token
+// (err, nil when it succeeded) says of the token. Only Slack's refusal of
+// the token itself makes the replica not ready, and that is logged once,
+// as it happens, with alert slack_auth_refused; an unanswered call says
+// nothing.
+func (b *Bot) tokenAnswered(err error) {
+	refused := ""
+	switch {
+	case err == nil:
+	case permanent(err):
+		refused = chat.Code(err)
+	default:
+		b.log.Debug("bot token check unanswered", zap.Error(err))
+		return
+	}
+	h := &b.health
+	h.mu.Lock()
+	was := h.refused
+	h.refused = refused
+	h.mu.Unlock()
+	switch {
+	case refused != "" && was == "":
+		b.log.Error("slack refuses the bot token; the replica is not ready until it accepts it again",
+			zap.String("code", refused), zap.String("alert", alertSlackAuth))
+	case refused == "" && was != "":
+		b.log.Info("slack accepts the bot token again")
+	}
 }
 
 // notReadyRepeat is how often a replica that stays not ready logs it again.

@@ -125,3 +125,37 @@ func (c *countingGets) probes() int {
 	defer c.mu.Unlock()
 	return c.n
 }
+
+// When Slack stops accepting the bot token (revoked, rotated, the
+// workspace gone), the replica turns not ready and says why once; once
+// Slack accepts a token again it is ready again.
+func TestReadyFollowsTheBotToken(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cfg := quickHealth()
+	cfg.TokenCheckInterval = 50 * time.Millisecond
+	rb := h.startBot(cfg, nil)
+	h.waitReady(rb.bot, "")
+	if n := h.logs.FilterField(zap.String("alert", alertSlackAuth)).Len(); n != 0 {
+		t.Fatalf("%d slack_auth_refused lines while Slack accepts the token", n)
+	}
+
+	old := h.slack.BotToken()
+	h.slack.RotateBotToken("xoxb-rotated-elsewhere")
+	h.waitReady(rb.bot, "Slack refuses the bot token (token_revoked)")
+	if err := rb.bot.Ready(); strings.Contains(err.Error(), old) || strings.Contains(err.Error(), "xoxb-") {
+		t.Errorf("Ready() = %q shows a token", err)
+	}
+	h.waitFor("several checks", func() bool { return h.slack.Calls("auth.test") >= 5 })
+	refused := h.logs.FilterMessage("slack refuses the bot token; the replica is not ready until it accepts it again")
+	if n := refused.FilterField(zap.String("alert", alertSlackAuth)).Len(); n != 1 {
+		t.Errorf("%d alert lines for one refusal, want 1", n)
+	}
+	if refused.Len() == 1 && refused.All()[0].ContextMap()["code"] != "token_revoked" {
+		t.Errorf("the line says %v, want code token_revoked", refused.All()[0].ContextMap())
+	}
+
+	h.slack.RotateBotToken(old) // the replica's token is accepted again
+	h.waitReady(rb.bot, "")
+	h.waitFor("recovery logged", func() bool { return h.logs.FilterMessage("slack accepts the bot token again").Len() == 1 })
+}

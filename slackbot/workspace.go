@@ -27,24 +27,27 @@ type workspace struct {
 
 // load asks auth.test until it answers, waiting base, 2×base … up to max
 // (with jitter) between failed tries, or until ctx is done. A refused token
-// ends it at once: the socket reports that too.
-func (w *workspace) load(ctx context.Context, timeout, base, max time.Duration, log *zap.Logger) {
+// ends it at once. It returns the last answer's error: nil once the URL
+// is known, Slack's refusal of the token, or ctx's error.
+func (w *workspace) load(ctx context.Context, timeout, base, max time.Duration, log *zap.Logger) error {
 	delay := base
 	for attempt := 1; ; attempt++ {
 		_, err := w.fetch(ctx, timeout)
 		switch {
-		case err == nil, ctx.Err() != nil:
-			return
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return ctx.Err()
 		case permanent(err):
-			log.Error("workspace URL unknown: slack refused the bot token; /approvals pending lists no links", zap.Error(err), zap.String("alert", alertSlackAuth))
-			return
+			log.Warn("workspace URL unknown: slack refused the bot token; /approvals pending lists no links", zap.Error(err))
+			return err
 		}
 		log.Warn("workspace URL not known yet; retrying", zap.Int("attempt", attempt), zap.Duration("backoff", delay), zap.Error(err))
 		t := time.NewTimer(time.Duration(float64(delay) * (0.5 + rand.Float64()/2)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return
+			return ctx.Err()
 		case <-t.C:
 		}
 		delay = min(2*delay, max)

@@ -26,6 +26,9 @@ func (p *product) banner() {
 	fmt.Fprintf(w, "  Step Functions API\t%s\texport AWS_ENDPOINT_URL_SFN=%s AWS_REGION=%s (any credentials)\n", sfnURL, sfnURL, localRegion)
 	fmt.Fprintf(w, "  approvals bot\thttp://%s/readyz\talso /healthz and /metrics\n", p.bot.HTTPAddr())
 	fmt.Fprintf(w, "  DynamoDB Local\t%s\ttable %s, pid %d\n", p.ddb.Endpoint(), approvalsTable, p.ddb.PID())
+	if ok, why := p.ddb.LoopbackOnly(); !ok {
+		fmt.Fprintf(w, "  \t\tWARNING: it listens on every interface, so other machines may reach it: %s\n", why)
+	}
 	fmt.Fprintf(w, "  data folder\t%s\tapprovals and the stand-in's messages survive a restart; logs in %s\n", data, logs)
 	fmt.Fprintf(w, "  executions\tin memory\tthey end when approvals-local stops; their open requests are closed at the next start\n")
 	_ = w.Flush()

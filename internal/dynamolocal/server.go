@@ -47,20 +47,30 @@ type Options struct {
 	// Java is the java executable to run. Empty means $JAVA_HOME/bin/java,
 	// else java on the PATH.
 	Java string
+	// Javac compiles the launcher that binds DynamoDB Local to 127.0.0.1.
+	// Empty means javac beside Java, else on the PATH. Without one the
+	// server listens on every interface (see Server.LoopbackOnly).
+	Javac string
 	// Nice, when positive, runs the JVM at that lower CPU priority (nice
 	// -n): load runs use it so DynamoDB Local, standing in for a service
 	// on other machines, does not take the CPU of the processes measured.
 	Nice int
 }
 
-// Server is a running DynamoDB Local process. It listens on a free port.
-// DynamoDB Local has no option to choose its interface, so it listens on
-// all of them; clients use the loopback Endpoint.
+// Server is a running DynamoDB Local process. It listens on a free port
+// of 127.0.0.1 only, when a javac could compile the launcher that binds it
+// there (the jar has no option to choose its interface); otherwise on
+// every interface, and LoopbackOnly says so. Either way it answers no
+// cross-origin request from a web page (its CORS allow-list holds no
+// origin a page can have).
 type Server struct {
 	endpoint string
 	pid      int
-	exited   chan struct{} // closed once the process has been reaped
-	output   *tailBuffer
+	// unbound explains why the server listens on every interface; "" when
+	// it listens on loopback only.
+	unbound string
+	exited  chan struct{} // closed once the process has been reaped
+	output  *tailBuffer
 
 	closeOnce sync.Once
 	closeErr  error
@@ -106,12 +116,24 @@ func StartWith(ctx context.Context, opts Options) (*Server, error) {
 	}
 	ctx, cancel := startContext(ctx)
 	defer cancel()
+	main := []string{"-jar", filepath.Join(dir, "DynamoDBLocal.jar")}
+	unbound := ""
+	classes, err := loopbackClasses(ctx, java, opts.Javac, dir)
+	if err == nil {
+		main = []string{"-cp", classes + string(os.PathListSeparator) + filepath.Join(dir, "DynamoDBLocal.jar"), loopbackClass}
+	} else {
+		unbound = err.Error()
+	}
+	args = append([]string{"-cors", crossOriginGuard}, args...)
 	for attempt := 1; ; attempt++ {
 		port, err := freePort()
 		if err != nil {
 			return nil, err
 		}
-		s, err := launch(ctx, command(java, opts.Nice), dir, port, args)
+		s, err := launch(ctx, command(java, opts.Nice), dir, port, main, args)
+		if s != nil {
+			s.unbound = unbound
+		}
 		if errors.Is(err, errPortInUse) && attempt < launchAttempts {
 			continue
 		}
@@ -131,6 +153,10 @@ func startContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // PID is the process ID of the server's process group leader (java, or
 // nice running it).
 func (s *Server) PID() int { return s.pid }
+
+// LoopbackOnly reports whether the server listens on 127.0.0.1 only and,
+// when it does not, why.
+func (s *Server) LoopbackOnly() (bool, string) { return s.unbound == "", s.unbound }
 
 // Endpoint is the server's URL, http://127.0.0.1:PORT.
 func (s *Server) Endpoint() string { return s.endpoint }
@@ -168,14 +194,11 @@ func command(java string, nice int) []string {
 	return []string{java}
 }
 
-// launch starts java (the command line that runs it) on port and waits
-// until it answers.
-func launch(ctx context.Context, java []string, dir string, port int, args []string) (*Server, error) {
-	args = append([]string{
-		"-Djava.library.path=" + filepath.Join(dir, "DynamoDBLocal_lib"),
-		"-jar", filepath.Join(dir, "DynamoDBLocal.jar"),
-		"-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port),
-	}, args...)
+// launch starts java (the command line that runs it) with main (what it
+// runs: the jar, or the launcher) on port and waits until it answers.
+func launch(ctx context.Context, java []string, dir string, port int, main, args []string) (*Server, error) {
+	args = append(append(append([]string{"-Djava.library.path=" + filepath.Join(dir, "DynamoDBLocal_lib")}, main...),
+		"-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port)), args...)
 	// Not CommandContext: the server outlives the start-up context.
 	cmd := exec.Command(java[0], append(java[1:], args...)...)
 	out := &tailBuffer{max: 8 << 10}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,7 +102,7 @@ func TestLaunchReportsPortInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	s, err := launch(t.Context(), []string{java}, dir, l.Addr().(*net.TCPAddr).Port, []string{"-inMemory"})
+	s, err := launch(t.Context(), []string{java}, dir, l.Addr().(*net.TCPAddr).Port, []string{"-jar", filepath.Join(dir, "DynamoDBLocal.jar")}, []string{"-inMemory"})
 	if err == nil {
 		s.Close()
 	}

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
-	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/internal/loopback"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
@@ -130,7 +129,7 @@ func guard(next http.Handler) http.Handler {
 	}))
 	protected := cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopbackHost(r.Host) {
+		if !loopback.Host(r.Host) {
 			http.Error(w, "this page answers only on 127.0.0.1, [::1] or localhost", http.StatusForbidden)
 			return
 		}
@@ -141,18 +140,4 @@ func guard(next http.Handler) http.Handler {
 		hd.Set("Cache-Control", "no-store")
 		protected.ServeHTTP(w, r)
 	})
-}
-
-// loopbackHost tells whether a Host header names this machine: 127.0.0.1 (or any 127.x
-// address), ::1 or localhost, with or without a port.
-func loopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

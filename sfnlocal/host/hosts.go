@@ -3,11 +3,11 @@ package host
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"strings"
 
 	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/internal/loopback"
 )
 
 // LoopbackHostsOnly refuses, with 403, a request whose Host header does
@@ -18,7 +18,7 @@ import (
 // to 127.0.0.1) and drive an engine that may hold AWS credentials.
 func LoopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if LoopbackHost(r.Host) {
+		if loopback.Host(r.Host) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -30,26 +30,4 @@ func LoopbackHostsOnly(next http.Handler, log *zap.Logger) http.Handler {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write(body)
 	})
-}
-
-// LoopbackHost reports whether a Host header value, with or without a
-// port, is localhost or a loopback IP address.
-func LoopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	} else {
-		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// ListensOnLoopback reports whether the listener's address is a loopback
-// one, so only this machine can connect.
-func ListensOnLoopback(ln net.Listener) bool {
-	a, ok := ln.Addr().(*net.TCPAddr)
-	return ok && a.IP.IsLoopback()
 }

@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/internal/loopback"
 	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
 )
@@ -55,7 +56,7 @@ func Serve(ln net.Listener, engine *sfnlocal.Engine, opts ServerOptions) *Server
 		opts.Logger = zap.NewNop()
 	}
 	var handler http.Handler = sfnapi.NewHandler(engine, sfnapi.WithLogger(opts.Logger))
-	if ListensOnLoopback(ln) {
+	if loopback.Listener(ln) {
 		handler = LoopbackHostsOnly(handler, opts.Logger)
 	}
 	s := &Server{

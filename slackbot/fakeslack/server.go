@@ -2,14 +2,18 @@ package fakeslack
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/sfnapprovals/approvals/internal/loopback"
 )
 
 // ErrClosed is returned by waits that end because the server was closed.
@@ -18,7 +22,9 @@ var ErrClosed = errors.New("fakeslack: server closed")
 // Options configures a fake Slack. The zero value is usable; see each field for its default.
 type Options struct {
 	// BotToken and AppToken are the only tokens the fake accepts.
-	// Defaults "xoxb-fake-bot-token" and "xapp-fake-app-token".
+	// Defaults "xoxb-fake-" and "xapp-fake-" followed by 128 random bits,
+	// new for each server, so that nothing else on the machine can guess
+	// them.
 	BotToken, AppToken string
 	// BotUserID, BotID, TeamID and AppID identify the bot and its workspace.
 	// Defaults "UBOT", "BBOT", "T0FAKE", "A0FAKE".
@@ -52,8 +58,8 @@ func (o Options) withDefaults() Options {
 			*s = v
 		}
 	}
-	def(&o.BotToken, "xoxb-fake-bot-token")
-	def(&o.AppToken, "xapp-fake-app-token")
+	def(&o.BotToken, "xoxb-fake-"+unguessable())
+	def(&o.AppToken, "xapp-fake-"+unguessable())
 	def(&o.BotUserID, "UBOT")
 	def(&o.BotID, "BBOT")
 	def(&o.TeamID, "T0FAKE")
@@ -117,7 +123,7 @@ func Start(opts Options) (*Server, error) {
 		done:    make(chan struct{}),
 		changed: make(chan struct{}),
 		upgrader: websocket.Upgrader{
-			// slack-go sends Origin: https://api.slack.com.
+			// guard has checked the Origin already.
 			CheckOrigin: func(*http.Request) bool { return true },
 		},
 	}
@@ -125,7 +131,7 @@ func Start(opts Options) (*Server, error) {
 	s.chat.init()
 	s.views.init()
 	s.socket.init()
-	s.http = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: guard(s.routes(), loopback.Listener(ln)), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(s.served)
 		_ = s.http.Serve(ln)
@@ -141,6 +147,37 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /response/{n}", s.handleResponseURL)
 	return mux
 }
+
+// slackGoOrigin is the Origin slack-go sends when it opens a Socket Mode
+// connection; programs send none on Web API calls.
+const slackGoOrigin = "https://api.slack.com"
+
+// guard keeps the fake to the programs on this machine, as Slack's own
+// servers are out of reach of a web page: a page open in this machine's
+// browser must not be able to call its Web API, open a Socket Mode
+// connection or answer a response URL. It refuses (403) a request a
+// browser sent (Sec-Fetch-* headers, which browsers add to every request
+// and programs do not), one with an Origin other than slack-go's, and,
+// when the fake listens on a loopback address, one whose Host is not a
+// loopback name (DNS rebinding).
+func guard(next http.Handler, loopbackOnly bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch origin := r.Header.Get("Origin"); {
+		case loopbackOnly && !loopback.Host(r.Host):
+			http.Error(w, "the fake Slack answers only requests for 127.0.0.1, [::1] or localhost", http.StatusForbidden)
+		case r.Header.Get("Sec-Fetch-Site") != "" || r.Header.Get("Sec-Fetch-Mode") != "":
+			http.Error(w, "the fake Slack answers programs, not web pages", http.StatusForbidden)
+		case origin != "" && origin != slackGoOrigin:
+			http.Error(w, "the fake Slack refuses requests from "+origin, http.StatusForbidden)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// unguessable is at least 128 bits from crypto/rand, as text, for tokens
+// and tickets.
+func unguessable() string { return strings.ToLower(rand.Text()) }
 
 // Close stops the server: it closes every socket, stops pending ack timers and waits for every
 // goroutine the fake started. Waits in progress return ErrClosed.
@@ -191,6 +228,7 @@ func (s *Server) RotateBotToken(next string) {
 		s.revoked = map[string]bool{}
 	}
 	s.revoked[s.opts.BotToken] = true
+	delete(s.revoked, next)
 	s.opts.BotToken = next
 }
 

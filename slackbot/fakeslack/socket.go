@@ -96,12 +96,13 @@ func (st *socketState) liveLocked() []*conn {
 	return out
 }
 
-// connectionsOpen hands out a single-use WebSocket URL.
+// connectionsOpen hands out a single-use WebSocket URL with an unguessable
+// ticket.
 func (s *Server) connectionsOpen(*apiRequest) (map[string]any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.socket.opens++
-	ticket := s.nextIDLocked("ticket-")
+	ticket := unguessable()
 	s.socket.tickets[ticket] = true
 	s.notifyLocked()
 	return map[string]any{"url": "ws" + strings.TrimPrefix(s.base, "http") + "/link/?ticket=" + ticket}, nil

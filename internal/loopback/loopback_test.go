@@ -1,4 +1,4 @@
-package host
+package loopback
 
 import (
 	"net"
@@ -15,7 +15,7 @@ func (l addrListener) Addr() net.Addr { return l.addr }
 
 // Hosts are checked only on a loopback address: on another, the operator
 // chose to serve the network.
-func TestListensOnLoopback(t *testing.T) {
+func TestListener(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		addr net.Addr
@@ -29,8 +29,36 @@ func TestListensOnLoopback(t *testing.T) {
 		{&net.UnixAddr{Name: "/tmp/sock", Net: "unix"}, false},
 	}
 	for _, tt := range tests {
-		if got := ListensOnLoopback(addrListener{addr: tt.addr}); got != tt.want {
-			t.Errorf("ListensOnLoopback(%v) = %v, want %v", tt.addr, got, tt.want)
+		if got := Listener(addrListener{addr: tt.addr}); got != tt.want {
+			t.Errorf("Listener(%v) = %v, want %v", tt.addr, got, tt.want)
+		}
+	}
+}
+
+func TestHost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{"127.0.0.1:8081", true},
+		{"127.0.0.1", true},
+		{"127.1.2.3:80", true},
+		{"localhost:8080", true},
+		{"LOCALHOST", true},
+		{"[::1]:8083", true},
+		{"[::1]", true},
+		{"::1", true},
+		{"", false},
+		{"evil.example:8081", false},
+		{"localhost.evil.example", false},
+		{"192.0.2.1:8081", false},
+		{"0.0.0.0:8081", false},
+		{"[::]:8081", false},
+	}
+	for _, tt := range tests {
+		if got := Host(tt.host); got != tt.want {
+			t.Errorf("Host(%q) = %v, want %v", tt.host, got, tt.want)
 		}
 	}
 }
