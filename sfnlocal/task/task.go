@@ -1,6 +1,8 @@
 // Package task is the contract between the local Step Functions engine and
-// the integrations that run Task states (Lambda, SQS, mocked services):
-// what the engine hands an integration, and how an integration fails.
+// its integrations: those that run Task states (Lambda, SQS, ECS, mocked
+// services), and those that read a distributed Map's items and write its
+// results (ItemReader, ResultWriter: S3). It says what the engine hands an
+// integration, and how an integration fails.
 package task
 
 import (
