@@ -37,6 +37,11 @@ type Call struct {
 	TestCase string
 	// Deadline is when the state's TimeoutSeconds runs out (zero: none).
 	Deadline time.Time
+	// Submitted, for a .sync resource (Run a Job), records the service's
+	// answer to the request that started the job as TaskSubmitted, before
+	// Invoke returns the job's result (TaskSucceeded). An integration
+	// calls it at most once, from Invoke; it is nil for other resources.
+	Submitted func(output json.RawMessage)
 }
 
 // Integration runs Task states for some set of resources.
