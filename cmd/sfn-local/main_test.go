@@ -259,6 +259,8 @@ func TestRunRefusesBadStarts(t *testing.T) {
 		{"event statuses without a function", []string{"-events-statuses", "FAILED"}, nil, "-events-statuses needs -events-function"},
 		{"no read timeout", []string{"-read-timeout", "0s"}, nil, "-read-timeout and -idle-timeout must be positive"},
 		{"negative idle timeout", []string{"-idle-timeout", "-1s"}, nil, "-read-timeout and -idle-timeout must be positive"},
+		{"ecs task without a command", []string{"-ecs-task", "worker="}, nil, "want family=command or family/container=command"},
+		{"ecs task without a family", []string{"-ecs-task", "/worker=sh"}, nil, "want family=command or family/container=command"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -283,7 +285,7 @@ func TestRunHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, env(nil), &stdout, &stderr); err != nil {
 		t.Fatalf("run -h = %v", err)
 	}
-	for _, want := range []string{"-addr", "-definitions", "-substitute", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
+	for _, want := range []string{"-addr", "-definitions", "-substitute", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "-ecs-task", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA", "AWS_ENDPOINT_URL_S3"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("usage lacks %s:\n%s", want, stderr.String())
 		}
