@@ -5,7 +5,9 @@
 //	go run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
 //		-substitute Channel=C0123ABCD -substitute Approvers=U0123ABCD -substitute EscalationApprovers=S0456EFGH \
 //		-substitute NotifierFunctionArn=approvals-notifier -substitute DraftAgentFunctionArn=draft-agent \
-//		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item
+//		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item \
+//		-substitute BatchBucket=approvals-batch -substitute WorkerCluster=local -substitute WorkerTaskDefinition=process-item \
+//		-substitute WorkerContainer=worker -substitute WorkerSubnets=subnet-local -substitute WorkerSecurityGroups=sg-local
 //	aws --endpoint-url http://127.0.0.1:8083 stepfunctions list-state-machines
 //
 // Task states run Lambda functions and send SQS messages through the AWS

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
 // syncBuffer collects what run logs.
@@ -173,7 +175,9 @@ func TestRunServesShippedDefinitions(t *testing.T) {
 	s := startRun(t, "-definitions", filepath.Join("..", "..", "workflow", "definitions"),
 		"-substitute", "Channel=C0PUBLISH", "-substitute", "Approvers=U0ALICE,S0EDITORS", "-substitute", "EscalationApprovers=S0LEADS",
 		"-substitute", "NotifierFunctionArn=approvals-notifier", "-substitute", "DraftAgentFunctionArn=draft-agent", "-substitute", "PublishFunctionArn=publish",
-		"-substitute", "FileRejectionFunctionArn=file-rejection", "-substitute", "ProcessItemFunctionArn=process-item")
+		"-substitute", "FileRejectionFunctionArn=file-rejection", "-substitute", "ProcessItemFunctionArn=process-item",
+		"-substitute", "BatchBucket=approvals-batch", "-substitute", "WorkerCluster=local", "-substitute", "WorkerTaskDefinition=process-item",
+		"-substitute", "WorkerContainer=worker", "-substitute", "WorkerSubnets=subnet-local", "-substitute", "WorkerSecurityGroups=sg-local")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	client := newClient(s.url)
@@ -181,8 +185,8 @@ func TestRunServesShippedDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListStateMachines: %v", err)
 	}
-	if len(list.StateMachines) != 4 {
-		t.Fatalf("%d state machines, want the 4 shipped ones", len(list.StateMachines))
+	if len(list.StateMachines) != len(definitions.Names()) {
+		t.Fatalf("%d state machines, want the %d shipped ones", len(list.StateMachines), len(definitions.Names()))
 	}
 	for _, m := range list.StateMachines {
 		d, err := client.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: m.StateMachineArn})
