@@ -45,7 +45,9 @@ sfn-local:
 	$(GO) run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
 		-substitute Channel=C0PUBLISH -substitute Approvers=U0ALICE,S0EDITORS -substitute EscalationApprovers=S0EDITORS \
 		-substitute NotifierFunctionArn=approvals-notifier -substitute DraftAgentFunctionArn=draft-agent \
-		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item
+		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item \
+		-substitute BatchBucket=approvals-batch -substitute WorkerCluster=local -substitute WorkerTaskDefinition=process-item \
+		-substitute WorkerContainer=worker -substitute WorkerSubnets=subnet-local -substitute WorkerSecurityGroups=sg-local
 
 ## build: the bot, the notifier and events Lambdas (arm64, provided.al2023) and sfn-local
 build:

@@ -158,6 +158,9 @@ func (r *taskRun) start(ctx context.Context, call task.Call, callback bool, time
 	x.mu.Unlock()
 
 	integ := e.integrationFor(call.Resource)
+	if isSync(call.Resource) {
+		call.Submitted = r.submitJob
+	}
 	e.spawn(func() {
 		if integ == nil {
 			r.invoked(nil, &task.Failure{Name: errRuntime, Cause: "No integration runs the resource " + call.Resource})

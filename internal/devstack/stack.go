@@ -30,6 +30,7 @@ import (
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
@@ -66,6 +67,9 @@ type Options struct {
 	// function of that name in Functions replaces it (to lose events).
 	Engine    bool
 	Functions map[string]lambda.Handler
+	// Integrations are the engine's other integrations, asked after the
+	// Lambda functions: ECS task stand-ins, S3 for distributed Maps.
+	Integrations []task.Integration
 	// EngineClock drives the engine's timers (Wait states, timeouts);
 	// default real time. A sfnlocal.FakeClock fires timeouts at once.
 	EngineClock sfnlocal.Clock
@@ -144,6 +148,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 			notifier:  func(ctx context.Context, payload []byte) ([]byte, error) { return s.notifier.Invoke(ctx, payload) },
 			events:    func(ctx context.Context, payload []byte) ([]byte, error) { return s.events.Invoke(ctx, payload) },
 			functions: opts.Functions,
+			others:    opts.Integrations,
 			clock:     opts.EngineClock,
 			sink:      s.emit,
 		}
