@@ -32,6 +32,7 @@ func (t *thread) caught(c *catcher, serr *stateError) flow {
 		}
 	}
 	if ferr != nil {
+		t.recordEvaluation(ferr)
 		return t.end(nil, ferr)
 	}
 	return t.exit(out, assigned, c.next)

@@ -46,7 +46,7 @@ func (t *thread) template(name string, tmpl any, input any) (any, *stateError) {
 func (t *thread) evalError(err error, input any) *stateError {
 	var je *jsonata.Error
 	if errors.As(err, &je) {
-		return &stateError{Name: je.Name, Cause: t.located(je.Message)}
+		return t.evaluationFailed(je.Name, je.Message, je.Field)
 	}
 	var ie *intrinsics.Error
 	if errors.As(err, &ie) {
@@ -62,6 +62,14 @@ func (t *thread) evalError(err error, input any) *stateError {
 		return &stateError{Name: errResultPathMatchFailure, Cause: fmt.Sprintf("Unable to apply step \"%s\" to input %s", rp.Path, jsonvalue.Encode(input))}
 	}
 	return t.runtimef("%v", err)
+}
+
+// evaluationFailed is an error found evaluating the state's field
+// location, recorded in an EvaluationFailed event as the state fails.
+func (t *thread) evaluationFailed(name, msg, location string) *stateError {
+	cause := t.located(msg)
+	return &stateError{Name: name, Cause: cause,
+		evaluation: &EvaluationFailedEventDetails{Error: name, Cause: cause, Location: location}}
 }
 
 // runtimef is a States.Runtime error located at the current state.
@@ -155,7 +163,7 @@ func (t *thread) jsonataField(name string, v any, vars jsonata.Vars) (any, *stat
 	})
 	var p *evalPanic
 	if errors.As(err, &p) {
-		return nil, &stateError{Name: errQueryEvaluation, Cause: t.located(p.Error())}
+		return nil, t.evaluationFailed(errQueryEvaluation, p.Error(), name)
 	}
 	if err != nil {
 		return nil, t.evalError(err, nil)

@@ -220,13 +220,24 @@ func (t *thread) waitUntil() (time.Time, *stateError) {
 		if serr != nil {
 			return now, serr
 		}
+		_, serr = t.waitSeconds("Seconds", jsonataText(st.seconds.value), v, errQueryEvaluation)
+		if serr != nil {
+			serr.evaluation, serr.checkedValue = &EvaluationFailedEventDetails{Error: serr.Name, Cause: serr.Cause, Location: "Seconds"}, true
+			return now, serr
+		}
 		return t.waitSeconds("Seconds", jsonataText(st.seconds.value), v, errQueryEvaluation)
 	case st.lang == langJSONata && st.timestamp.set:
 		v, serr := t.jsonataField("Timestamp", st.timestamp.value, t.jsonataVars(t.input, nil, nil))
 		if serr != nil {
 			return now, serr
 		}
-		return t.waitTimestamp("Timestamp", jsonataText(st.timestamp.value), v, errQueryEvaluation)
+		ts, ok := timestamp(v)
+		if !ok {
+			serr := t.evaluationFailed(errQueryEvaluation, "The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: "+pathValueText(v), "Timestamp")
+			serr.checkedValue = true
+			return now, serr
+		}
+		return ts, nil
 	case st.seconds.set:
 		return t.waitSeconds("Seconds", "", st.seconds.value, errRuntime)
 	case st.timestamp.set:
