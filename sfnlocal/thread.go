@@ -44,15 +44,15 @@ type thread struct {
 	input any
 	// inputText is input's JSON text once known, shared by the events
 	// that record it.
-	inputText  string
-	enteredID  int64
+	inputText string
+	enteredID int64
 	// enteredAfter is the event the state's entry followed.
 	enteredAfter int64
-	entered    time.Time
-	retries    []int64
-	retryCount int
-	token      string
-	item       *mapItem
+	entered      time.Time
+	retries      []int64
+	retryCount   int
+	token        string
+	item         *mapItem
 	// failEvent is the <Type>StateFailed a Map or Parallel state records
 	// once its children failed and no retrier takes the error.
 	failEvent string
