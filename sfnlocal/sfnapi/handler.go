@@ -128,16 +128,18 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	return op(r.Context(), req)
 }
 
-// keepResponding lifts the connection's deadlines once the request has
-// arrived: a server's ReadTimeout (or WriteTimeout) then neither cancels
-// the request's context while the operation runs nor cuts a response
-// being written, however large the response or slow the client. Without
-// this, a read deadline that passes while a long history is still being
-// written cancels the connection's context, and with it every later
-// request on that keep-alive connection.
+// keepResponding lifts the connection's read and write deadlines once the
+// request has arrived, so no server timeout cuts a response still being
+// written, however large it is or slow its client: with a WriteTimeout
+// the write fails ("unexpected EOF" in the SDK); with a ReadTimeout that
+// passes while a long response is written, later pages on that keep-alive
+// connection were cut ("deserialization failed … use of closed network
+// connection", reproduced by TestLargeHistoryPages). A slow TestState
+// answers whole too. The request has arrived whole by now, so the
+// ReadTimeout has done its job.
 func keepResponding(w http.ResponseWriter) {
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})  // a writer that cannot, has none
+	_ = rc.SetReadDeadline(time.Time{})  // a writer that cannot has none
 	_ = rc.SetWriteDeadline(time.Time{}) // likewise
 }
 

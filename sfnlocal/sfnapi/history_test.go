@@ -53,15 +53,6 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 	return c, err
 }
 
-// smallReadBuffers dials with a small receive buffer, for the same reason.
-func smallReadBuffers(ctx context.Context, network, addr string) (net.Conn, error) {
-	c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetReadBuffer(8 << 10)
-	}
-	return c, err
-}
-
 func (s slowTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := s.RoundTripper.RoundTrip(r)
 	if err == nil {
@@ -73,10 +64,11 @@ func (s slowTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // largeHistory runs an execution with a 16 KiB input whose Task fails
 // and is retried 40 times (every attempt's TaskScheduled carries the
 // input), and serves it behind a server whose ReadTimeout and
-// WriteTimeout (200 ms) are far shorter than a slow client (small socket
-// buffers, a pause every 16 KiB) takes to read a page. It returns that
-// client, the execution and its number of events.
-func largeHistory(t *testing.T) (*sfn.Client, string, int) {
+// WriteTimeout (200 ms) are far shorter than a slow client (a small send
+// buffer on the server, a pause every 16 KiB read) takes to read a page.
+// It returns a maker of such clients (each with connections of its own),
+// the execution and its number of events.
+func largeHistory(t *testing.T) (func() *sfn.Client, string, int) {
 	t.Helper()
 	engine := sfnlocal.New(sfnlocal.Options{Integrations: []task.Integration{failingTask{}}})
 	t.Cleanup(engine.Close)
@@ -85,16 +77,20 @@ func largeHistory(t *testing.T) (*sfn.Client, string, int) {
 	srv.Config.ReadTimeout = 200 * time.Millisecond
 	srv.Config.WriteTimeout = 200 * time.Millisecond
 	srv.Config.IdleTimeout = time.Minute // as host.Serve's: longer than a client takes to read a page
-	srv.Config.IdleTimeout = time.Minute
 	srv.Start()
 	t.Cleanup(srv.Close)
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.DialContext = smallReadBuffers
-	client := sfn.New(sfn.Options{
-		BaseEndpoint: aws.String(srv.URL), Region: "us-east-1", Retryer: aws.NopRetryer{},
-		Credentials: credentials.NewStaticCredentialsProvider("AKIDLOCAL", "secret", ""),
-		HTTPClient:  &http.Client{Transport: slowTransport{transport}},
-	})
+	newClient := func() *sfn.Client {
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		t.Cleanup(transport.CloseIdleConnections)
+		// The SDK's standard retryer, as users have it: it retries the
+		// "use of closed network connection" its own transport race can
+		// raise on a large response (aws-sdk-go-v2#2737, #2949).
+		return sfn.New(sfn.Options{
+			BaseEndpoint: aws.String(srv.URL), Region: "us-east-1", RetryMaxAttempts: 5,
+			Credentials: credentials.NewStaticCredentialsProvider("AKIDLOCAL", "secret", ""),
+			HTTPClient:  &http.Client{Transport: slowTransport{transport}},
+		})
+	}
 	ctx := testContext(t)
 	m, err := engine.CreateStateMachine(ctx, sfnlocal.CreateStateMachineInput{Name: "large", RoleArn: roleArn,
 		Definition: `{"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
@@ -107,12 +103,11 @@ func largeHistory(t *testing.T) (*sfn.Client, string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arn := x.ExecutionArn
-	if _, err := engine.WaitExecution(ctx, arn); err != nil {
+	if _, err := engine.WaitExecution(ctx, x.ExecutionArn); err != nil {
 		t.Fatal(err)
 	}
 	const events = 1 + 1 + 41*3 + 1 // started, entered, 41 × (scheduled, started, failed), failed
-	return client, arn, events
+	return newClient, x.ExecutionArn, events
 }
 
 // A history of large events reaches the real SDK client whole, page after
@@ -124,7 +119,7 @@ func largeHistory(t *testing.T) (*sfn.Client, string, int) {
 // GetExecutionHistory documents.
 func TestLargeHistoryPages(t *testing.T) {
 	t.Parallel()
-	client, arn, total := largeHistory(t)
+	newClient, arn, total := largeHistory(t)
 	tests := []struct {
 		name       string
 		maxResults int32
@@ -140,7 +135,7 @@ func TestLargeHistoryPages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p := sfn.NewGetExecutionHistoryPaginator(client, &sfn.GetExecutionHistoryInput{
+			p := sfn.NewGetExecutionHistoryPaginator(newClient(), &sfn.GetExecutionHistoryInput{
 				ExecutionArn: aws.String(arn), MaxResults: tt.maxResults, ReverseOrder: tt.reverse})
 			var pages []int
 			var ids []int64
