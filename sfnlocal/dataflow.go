@@ -240,17 +240,22 @@ func withVars(vars, assigned map[string]any) map[string]any {
 // finishJSONPath is the tail of JSONPath data flow for states with a
 // result: ResultSelector, Assign, ResultPath, OutputPath.
 func (t *thread) finishJSONPath(st *state, result any) (output any, assigned map[string]any, serr *stateError) {
+	if st.typ == "Task" { // AWS shows no result for Pass (its Result aside), Map or Parallel
+		t.inspect("result", result)
+	}
 	if st.resultSelector.set {
 		if result, serr = t.template("ResultSelector", st.resultSelector.value, result); serr != nil {
 			return nil, nil, serr
 		}
 	}
+	t.inspect("afterResultSelector", result)
 	if assigned, serr = t.assignments(st, st.assign, result, nil); serr != nil {
 		return nil, nil, serr
 	}
 	if output, serr = t.resultPath(st.resultPath, t.input, result); serr != nil {
 		return nil, nil, serr
 	}
+	t.inspect("afterResultPath", output)
 	if output, serr = t.pathValue(st.outputPath, output); serr != nil {
 		return nil, nil, serr
 	}
@@ -260,6 +265,9 @@ func (t *thread) finishJSONPath(st *state, result any) (output any, assigned map
 // finishJSONata is the tail of JSONata data flow: Assign and Output, both
 // seeing $states.result; Output defaults to the result.
 func (t *thread) finishJSONata(st *state, result any) (output any, assigned map[string]any, serr *stateError) {
+	if st.typ == "Task" { // AWS shows no result for Pass (its Result aside), Map or Parallel
+		t.inspect("result", result)
+	}
 	vars := t.jsonataVars(t.input, &result, nil)
 	if assigned, serr = t.assignments(st, st.assign, nil, vars); serr != nil {
 		return nil, nil, serr
@@ -291,12 +299,23 @@ func (t *thread) effectiveInput(st *state) (any, *stateError) {
 		return t.input, nil
 	case st.lang == langJSONata:
 		v, serr = t.jsonataField("Arguments", st.arguments.value, t.jsonataVars(t.input, nil, nil))
+		if serr == nil {
+			t.inspect("afterArguments", v)
+		}
 	default:
 		var in any
-		if in, serr = t.pathValue(st.inputPath, t.input); serr != nil || !st.parameters.set {
+		if in, serr = t.pathValue(st.inputPath, t.input); serr != nil {
 			return in, serr
 		}
+		t.inspect("afterInputPath", in)
+		if !st.parameters.set {
+			t.inspect("afterParameters", in)
+			return in, nil
+		}
 		v, serr = t.template("Parameters", st.parameters.value, in)
+		if serr == nil {
+			t.inspect("afterParameters", v)
+		}
 	}
 	if serr == nil {
 		serr = t.withinPayload(v)

@@ -128,6 +128,8 @@ type execution struct {
 	express  bool
 	done     chan struct{}
 	root     *thread
+	// test is set for the transient execution of a TestState run.
+	test *testRun
 
 	mu      sync.Mutex
 	status  string

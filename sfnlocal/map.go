@@ -14,6 +14,9 @@ const (
 )
 
 func (t *thread) runMap() flow {
+	if f, ok := t.testMap(); ok {
+		return f
+	}
 	st := t.st
 	items, in, serr := t.mapItems()
 	if serr != nil {

@@ -24,10 +24,16 @@ func (t *thread) runPass() flow {
 	switch {
 	case st.result.set:
 		result = st.result.value
+		t.inspect("result", result)
 	case st.parameters.set:
+		t.inspect("afterInputPath", in)
 		if result, serr = t.template("Parameters", st.parameters.value, in); serr != nil {
 			return t.fail(serr)
 		}
+		t.inspect("afterParameters", result)
+	default:
+		t.inspect("afterInputPath", in)
+		t.inspect("afterParameters", in)
 	}
 	return t.complete(result)
 }
@@ -49,6 +55,7 @@ func (t *thread) passThrough(output field, assign field) (any, map[string]any, *
 	if serr != nil {
 		return nil, nil, serr
 	}
+	t.inspect("afterInputPath", in)
 	assigned, serr := t.assignments(st, assign, in, nil)
 	if serr != nil {
 		return nil, nil, serr
@@ -67,6 +74,9 @@ func (t *thread) runSucceed() flow {
 
 func (t *thread) runFail() flow {
 	st := t.st
+	if st.lang != langJSONata {
+		t.inspect("afterInputPath", t.input)
+	}
 	serr := &stateError{}
 	var ferr *stateError
 	if serr.Name, ferr = t.failField("Error", st.errorField, st.errorPath); ferr == nil {
@@ -188,6 +198,9 @@ func (t *thread) runWait() flow {
 	next := t.nextOf(st)
 	x := t.x
 	d := until.Sub(x.e.clock.Now())
+	if d <= 0 || t.underTest() != nil { // TestState does not wait
+		return t.exit(out, assigned, next)
+	}
 	if d <= 0 {
 		return t.exit(out, assigned, next)
 	}

@@ -260,6 +260,10 @@ func (t *thread) exit(output any, assigned map[string]any, next string) flow {
 	}
 	t.record(StateExited(t.st.typ), d)
 	t.vars = withVars(t.vars, assigned)
+	if r := t.underTest(); r != nil {
+		r.exited(t, output, next)
+		return t.end(output, nil)
+	}
 	if next == "" {
 		return t.end(output, nil)
 	}
