@@ -12,6 +12,9 @@ const (
 )
 
 func (t *thread) runMap() flow {
+	if f, ok := t.testMap(); ok {
+		return f
+	}
 	st := t.st
 	var items []any
 	var in any

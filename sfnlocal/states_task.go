@@ -81,6 +81,9 @@ func (t *thread) runTask() flow {
 		}
 	}
 
+	if f, ok := t.mocked(); ok {
+		return f
+	}
 	run := &taskRun{t: t, token: t.token, lambda: isLambdaFunction(st.resource)}
 	run.resType, run.resName = resourceParts(st.resource)
 	paramText := jsonvalue.Encode(params)

@@ -10,6 +10,16 @@
 //		-substitute WorkerContainer=worker -substitute WorkerSubnets=subnet-local -substitute WorkerSecurityGroups=sg-local
 //	aws --endpoint-url http://127.0.0.1:8083 stepfunctions list-state-machines
 //
+// TestState (aws stepfunctions test-state) runs one state of a workflow
+// without running it whole. The SDKs call that operation on the host
+// "sync-" + the endpoint's host, which a local endpoint does not have: turn
+// the prefix off (AWS CLI and boto3: AWS_DISABLE_HOST_PREFIX_INJECTION=true;
+// aws-sdk-go-v2: smithyhttp.DisableEndpointHostPrefix on the call's
+// context):
+//
+//	AWS_DISABLE_HOST_PREFIX_INJECTION=true aws --endpoint-url http://127.0.0.1:8083 \
+//		stepfunctions test-state --definition '{"Type":"Pass","End":true}' --input '{"a":1}' --inspection-level DEBUG
+//
 // Task states run Lambda functions and send SQS messages through the AWS
 // SDK (point them at local stand-ins with AWS_ENDPOINT_URL_LAMBDA and
 // AWS_ENDPOINT_URL_SQS), start ECS tasks as local commands (-ecs-task), or
