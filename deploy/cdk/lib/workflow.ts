@@ -1,4 +1,4 @@
-import { ArnComponents, Fn, Names, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { ArnComponents, Fn, Lazy, Names, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -80,14 +80,17 @@ export abstract class ShippedWorkflow extends Construct {
   readonly definition: Definition;
 
   /**
-   * Checks the common props, then wire's (which throws an Error for a
-   * prop of its own it refuses), reads the definition and derives the
-   * role; throws an Error prefixed with kind and id.
+   * Checks the common props and wire's (which throws an Error for a prop
+   * of its own it refuses), reads the definition and derives the role,
+   * all before the construct joins the tree, so that a refused prop adds
+   * nothing to it; throws an Error prefixed with kind and id.
    */
   protected constructor(scope: Construct, id: string, kind: string, props: ShippedWorkflowProps, wire: () => WorkflowWiring) {
-    super(scope, id);
-    const stack = Stack.of(this);
-    const stateMachineName = props.stateMachineName ?? Names.uniqueResourceName(this, { maxLength: 80, separator: '-' });
+    const stack = Stack.of(scope);
+    // The default name is made from the construct's path, once it has one.
+    let defaultName = '';
+    const stateMachineName = props.stateMachineName ?? Lazy.string({ produce: () => defaultName });
+    let definition: Definition;
     let values: Record<string, string>;
     let statements: iam.PolicyStatement[];
     try {
@@ -98,23 +101,27 @@ export abstract class ShippedWorkflow extends Construct {
         throw new Error(`stateMachineName ${quote(stateMachineName)} must be 1 to 80 letters, digits, hyphens and underscores`);
       }
       const wiring = wire();
-      values = {
+      const all: Record<string, string> = {
         Channel: channelValue(props.channel),
         Approvers: approversValue('approvers', props.approvers),
         NotifierFunctionArn: functionArnOf('notifier', props.notifier),
         ...wiring.values,
       };
-      this.definition = readDefinition(props.definitions, wiring.file);
-      checkPlaceholders(this.definition, Object.keys(values));
-      statements = derivePermissions(this.definition, {
-        value: (name) => values[name],
+      definition = readDefinition(props.definitions, wiring.file);
+      checkPlaceholders(definition, Object.keys(all));
+      statements = derivePermissions(definition, {
+        value: (name) => all[name],
         arn: (c: ArnComponents) => stack.formatArn(c),
         stateMachineName,
         passRoles: wiring.passRoles ?? [],
       }).map((p) => new iam.PolicyStatement({ actions: p.actions, resources: p.resources }));
+      values = all;
     } catch (e) {
       throw new Error(`${kind} ${id}: ${(e as Error).message}`);
     }
+    super(scope, id);
+    defaultName = Names.uniqueResourceName(this, { maxLength: 80, separator: '-' });
+    this.definition = definition;
 
     this.logGroup = new logs.LogGroup(this, 'LogGroup', {
       // /aws/vendedlogs/ keeps the log resource policy Step Functions writes small.
@@ -135,7 +142,7 @@ export abstract class ShippedWorkflow extends Construct {
       stateMachineName,
       stateMachineType: sfn.StateMachineType.STANDARD,
       // An asset, as the template's DefinitionS3Location: the file as it is.
-      definitionBody: sfn.DefinitionBody.fromFile(this.definition.path),
+      definitionBody: sfn.DefinitionBody.fromFile(definition.path),
       definitionSubstitutions: values,
       role: this.role,
       logs: {

@@ -9,6 +9,9 @@ import { CfnInclude } from 'aws-cdk-lib/cloudformation-include';
 // Relative to dist/test, where the compiled tests run.
 const TEMPLATE = path.join(__dirname, '..', '..', '..', 'cloudformation.yaml');
 
+/** The repository's shipped definitions, which make package copies to dist/definitions. */
+export const DEFINITIONS = path.join(__dirname, '..', '..', '..', '..', 'workflow', 'definitions');
+
 /** A value of the template's parameters and pseudo parameters, or an attribute ("Resource.Arn"). */
 export type Refs = Record<string, string | number | string[]>;
 

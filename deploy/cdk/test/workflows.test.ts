@@ -9,10 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { ApproveOrEscalate, BatchWithApprovedRetries, BatchWithApprovedRetriesLambda, PublishWithApproval, ShippedWorkflow } from '../lib';
-import { Env, evaluate, permissions, templateResource } from './cfn';
-
-// The repository's shipped definitions, from dist/test.
-export const DEFINITIONS = path.join(__dirname, '..', '..', '..', '..', 'workflow', 'definitions');
+import { DEFINITIONS, Env, evaluate, permissions, templateResource } from './cfn';
 
 const ACCOUNT = '123456789012';
 const REGION = 'us-east-1';
