@@ -400,6 +400,9 @@ func (u *updater) done(j *updateJob) {
 func (u *updater) requeue(j *updateJob) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	// The approval was read before the pause: another replica may update
+	// the message meanwhile, so the job asks again before its next call.
+	j.fresh = false
 	u.push(j.a.ID, true)
 }
 
