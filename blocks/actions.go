@@ -48,8 +48,13 @@ const (
 	maxConfirmJSON = 160
 )
 
-// actionsBlock is the actions of a, as they fit.
-func actionsBlock(a workflow.Approval) *slack.ActionBlock {
+// actionsBlock is the actions of a, as they fit on its message.
+func actionsBlock(a workflow.Approval) *slack.ActionBlock { return actionsFor(a, true) }
+
+// actionsFor is the actions of a, with the requester's Withdraw when
+// withdraw is set (the message, which everyone shares; an approver's App
+// Home leaves it to the requester's own).
+func actionsFor(a workflow.Approval, withdraw bool) *slack.ActionBlock {
 	l := a.Locale
 	needComment := slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
 	approveID, draftID := ActionApprove, ActionApproveDraft
@@ -95,7 +100,7 @@ func actionsBlock(a workflow.Approval) *slack.ActionBlock {
 	if a.Policy.AllowDelegation {
 		more = append(more, option(ActionDelegate, T(l, KBtnDelegate)))
 	}
-	if a.RequestedBy != "" {
+	if a.RequestedBy != "" && withdraw {
 		more = append(more, option(ActionWithdraw, T(l, KBtnWithdraw)))
 	}
 

@@ -401,7 +401,7 @@ func ErrorText(locale string, err error) string {
 		return T(locale, key, fill...)
 	}
 	if workflow.ErrorCode(err) != "" && Locale(locale) == workflow.LocaleEnglish {
-		return workflow.ErrorMessage(err)
+		return Escape(workflow.ErrorMessage(err)) // may quote what was submitted
 	}
 	return T(locale, KOtherError)
 }

@@ -96,7 +96,7 @@ func homePending(h Home) []slack.Block {
 		blocks = append(blocks, slack.NewDividerBlock(),
 			slack.NewSectionBlock(mrkdwn(homeSummary(a, h.Base)), nil, nil, slack.SectionBlockOptionBlockID("about_"+a.ID)),
 			homeContext(a, h.Now),
-			actionsBlock(a))
+			actionsFor(a, false))
 	}
 	if rest := total - len(shown); rest > 0 && !h.PendingUnavailable {
 		blocks = append(blocks, slack.NewContextBlock("more", mrkdwn(T(l, KHomeMore, rest))))

@@ -80,7 +80,7 @@ func TestButtonOnAnEphemeralMessageChangesNothing(t *testing.T) {
 	}
 	h.waitFor("the private answer", func() bool {
 		for _, e := range h.ephemeralsTo(approver) {
-			if e == blocks.TextNotOnRequest {
+			if e == blocks.T("", blocks.KNotOnRequest) {
 				return true
 			}
 		}

@@ -322,6 +322,8 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	cancel()
 	if err != nil {
 		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(chat.Redacted(err)))
+	} else {
+		u.tellRequester(ctx, a, log)
 	}
 	u.done(j)
 }

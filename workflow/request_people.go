@@ -19,6 +19,20 @@ const (
 // Locales lists every supported locale, the default first.
 var Locales = []string{LocaleEnglish, LocaleJapanese}
 
+// LocaleVar reads APPROVALS_LOCALE: the language of requests without a
+// locale and of what the bot writes outside a request; LocaleEnglish when
+// unset. Anything but a supported locale is an error naming the variable.
+func LocaleVar(getenv func(string) string) (string, error) {
+	v := getenv("APPROVALS_LOCALE")
+	switch {
+	case v == "":
+		return LocaleEnglish, nil
+	case !IsLocale(v):
+		return "", Errorf(EINVALID, "APPROVALS_LOCALE must be \"en\" or \"ja\", not %s", quoteValue(v))
+	}
+	return v, nil
+}
+
 // IsLocale reports whether s is a supported locale.
 func IsLocale(s string) bool { return slices.Contains(Locales, s) }
 

@@ -243,7 +243,7 @@ func (s *Server) usersInfo(req *apiRequest) (map[string]any, *apiError) {
 		return map[string]any{"users": users}, nil
 	}
 	id := req.params.Get("user")
-	if id == "" {
+	if id == "" || !userIDPattern.MatchString(id) {
 		return nil, errCode("user_not_found")
 	}
 	return map[string]any{"user": s.user(id)}, nil
