@@ -157,6 +157,11 @@ func TestBatchWithApprovedRetries(t *testing.T) {
 			f.decide(f.nextApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Upstream is down; retry tomorrow."})
 			f.failed(arn, "RetryRejected", "2 items failed and retrying them was rejected: Upstream is down; retry tomorrow.")
 		}},
+		{"withdrawn", map[string]int{"a": 1, "c": 1}, func(t *testing.T, f *batchFixture) {
+			arn := f.start(definitions.BatchWithApprovedRetries, batchInput(nil))
+			f.withdraw(f.nextApproval(), "Fixed upstream by hand.")
+			f.failed(arn, "RetryWithdrawn", "2 items failed and the question whether to retry them was withdrawn: Withdrawn by "+requester+": Fixed upstream by hand.")
+		}},
 		{"timed out", map[string]int{"a": 1}, func(t *testing.T, f *batchFixture) {
 			arn := f.start(definitions.BatchWithApprovedRetries, batchInput(map[string]any{"approvalTimeoutSeconds": 600}))
 			f.nextApproval()
