@@ -145,8 +145,12 @@ func TestBlocksTheProductDoesNotPost(t *testing.T) {
 		{"unknown block", `[{"type":"rich_text","elements":[]}]`, "", []string{"[rich_text block not shown by the stand-in]"}},
 		{"image with its alt text", `[{"type":"image","image_url":"https://x.example/a.png","alt_text":"a chart"}]`, "", []string{"🖼 a chart", `title="https://x.example/a.png"`}},
 		{"section with a button accessory", `[{"type":"section","text":{"type":"plain_text","text":"a\nb"},"accessory":{"type":"button","text":{"type":"plain_text","text":"Go"},"action_id":"go","url":"https://x.example","confirm":{"title":{"type":"plain_text","text":"Sure?"},"text":{"type":"plain_text","text":"Really."}}}}]`, "",
-			[]string{"a<br>b", `data-block-id="fakeslack-block-0" data-action-id="go" data-value="" data-url="https://x.example" data-confirm="Sure?` + "\n\n" + `Really."`}},
-		{"select shown, not working", `[{"type":"actions","elements":[{"type":"static_select","placeholder":{"type":"plain_text","text":"Pick"},"options":[]}]}]`, "", []string{`<span class="btn disabled" title="static_select: not interactive in the stand-in">Pick ▾</span>`}},
+			[]string{"a<br>b", `data-block-id="fakeslack-block-0" data-action-id="go" data-value="" data-url="https://x.example" data-confirm="Really." data-confirm-title="Sure?" data-confirm-yes="Yes" data-confirm-no="Cancel"`}},
+		{"a select that works", `[{"type":"actions","block_id":"ap_1","elements":[{"type":"static_select","action_id":"pick","placeholder":{"type":"plain_text","text":"Pick"},"options":[{"text":{"type":"plain_text","text":"Draft 1"},"value":"0"}]}]}]`, "",
+			[]string{`<select class="b-select" data-block-id="ap_1" data-menu-id="pick"><option value="" selected disabled>Pick</option><option value="0">Draft 1</option></select>`}},
+		{"an overflow menu that works", `[{"type":"actions","block_id":"ap_1","elements":[{"type":"overflow","action_id":"more","options":[{"text":{"type":"plain_text","text":"Skip"},"value":"skip"}]}]}]`, "",
+			[]string{`<button type="button" role="menuitem" class="b-menu-item" data-block-id="ap_1" data-menu-id="more" data-option="skip">Skip</button>`, `class="btn b-overflow-toggle"`}},
+		{"a datepicker shown, not working", `[{"type":"actions","elements":[{"type":"datepicker","placeholder":{"type":"plain_text","text":"Day"}}]}]`, "", []string{`<span class="btn disabled" title="datepicker: not interactive in the stand-in">Day ▾</span>`}},
 		{"context in its old string form", `[{"type":"context","elements":[{"type":"mrkdwn","text":"*a*"},{"type":"plain_text","text":"*b*"}]}]`, "", []string{"<strong>a</strong>", "*b*"}},
 	}
 	for _, tt := range tests {

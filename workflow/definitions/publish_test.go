@@ -178,6 +178,15 @@ func TestPublishWithApproval(t *testing.T) {
 			}
 			f.checkSubmissions(arn)
 		}},
+		{"in Japanese", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"locale": "ja"}))
+			a := f.nextApproval()
+			if a.Locale != "ja" {
+				t.Errorf("request locale %q, want the input's ja", a.Locale)
+			}
+			f.decide(a, workflow.Decision{Action: workflow.ActionSkip, DraftIndex: workflow.NoDraft})
+			f.wait(arn)
+		}},
 		{"withdrawn by the requester", func(t *testing.T, f *publishFixture, definition string) {
 			arn := f.start(definition, publishInput(nil))
 			f.withdraw(f.nextApproval(), "The release moved to next week.")
