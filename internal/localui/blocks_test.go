@@ -3,6 +3,7 @@ package localui
 import (
 	"encoding/json"
 	"flag"
+	stdhtml "html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,6 +70,24 @@ func request() workflow.Approval {
 	}
 }
 
+// japanese is a in Japanese.
+func japanese(a workflow.Approval) workflow.Approval {
+	a.Locale = workflow.LocaleJapanese
+	a.Title = "公開: Step Functions のコールバック（全 3 回中 1 回目）"
+	a.Drafts = []string{"人の判断を待てるワークフロー。", "タスクトークンとハートビートの詳しい解説。"}
+	a.RevisionPresets = []string{"もっと短く", "エンジニア以外にも分かるように"}
+	return a
+}
+
+// everything is a with five drafts, ten presets, edits and every confirm dialog.
+func everything(a workflow.Approval) workflow.Approval {
+	a.Drafts = []string{"d1", "d2", "d3", "d4", "d5"}
+	a.RevisionPresets = []string{"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10"}
+	a.AllowEdit, a.Confirm = true, workflow.Confirmable
+	a.Policy.AllowDelegation = true
+	return a
+}
+
 func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
 	d.DecidedBy, d.DecidedAt = "U0ALICE", decided
 	a.Status, a.Decision, a.ClosedAt = workflow.StatusDecided, &d, decided
@@ -93,6 +112,10 @@ func TestProductMessages(t *testing.T) {
 		"outcome_revise":  blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: "Shorter", Text: "Cut the intro.\n> Keep the end."})),
 		"outcome_approve": blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})),
 		"outcome_reject":  blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not <b>now</b>"})),
+		"request_ja":      blocks.RequestMessage(japanese(request())),
+		"request_many":    blocks.RequestMessage(everything(request())),
+		"outcome_edited_ja": blocks.OutcomeMessage(decidedAs(japanese(request()),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Edited: "Second draft, one word fixed"})),
 	}
 	for name, msg := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -100,10 +123,10 @@ func TestProductMessages(t *testing.T) {
 			blocks := blocksJSON(t, msg.Blocks)
 			html := testRenderer("U0ALICE").message(blocks, msg.Text)
 			golden(t, name, html)
-			buttons := regexp.MustCompile(`<button type="button" class="[^"]*" data-block-id="([^"]*)" data-action-id="([^"]*)" data-value="([^"]*)">([^<]*)</button>`).FindAllStringSubmatch(html, -1)
+			buttons := regexp.MustCompile(`<button type="button" class="[^"]*" data-block-id="([^"]*)" data-action-id="([^"]*)" data-value="([^"]*)"(?: data-confirm="([^"]*)")?[^>]*>([^<]*)</button>`).FindAllStringSubmatch(html, -1)
 			var got []fakeslack.ButtonRef
 			for _, b := range buttons {
-				got = append(got, fakeslack.ButtonRef{BlockID: b[1], ActionID: b[2], Value: b[3], Text: b[4]})
+				got = append(got, fakeslack.ButtonRef{BlockID: b[1], ActionID: b[2], Value: b[3], Confirm: stdhtml.UnescapeString(b[4]), Text: b[5]})
 			}
 			var want []fakeslack.ButtonRef
 			for _, b := range fakeslack.ButtonActions(blocks) {
