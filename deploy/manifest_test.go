@@ -16,6 +16,7 @@ var slackScopes = map[string]string{
 	"AuthTestContext":            "",
 	"GetPermalinkContext":        "",
 	"GetUserGroupMembersContext": "usergroups:read",
+	"GetUserInfoContext":         "users:read", // users.info: a delegate must be an active person
 	"OpenConversationContext":    "im:write", // conversations.open with one user: a DM
 	"OpenViewContext":            "",
 	"PublishViewContext":         "",
