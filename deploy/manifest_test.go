@@ -17,7 +17,7 @@ var slackScopes = map[string]string{
 	"GetPermalinkContext":        "",
 	"GetUserGroupMembersContext": "usergroups:read",
 	"GetUserInfoContext":         "users:read", // users.info: a delegate must be an active person
-	"OpenConversationContext":    "im:write", // conversations.open with one user: a DM
+	"OpenConversationContext":    "im:write",   // conversations.open with one user: a DM
 	"OpenViewContext":            "",
 	"PublishViewContext":         "",
 	"PostEphemeralContext":       "chat:write",

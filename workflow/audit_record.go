@@ -93,7 +93,7 @@ func withRecords(a Approval, events []AuditEvent) []AuditEvent {
 func (a Approval) shown() DecisionRecord {
 	r := DecisionRecord{Title: a.Title, Summary: a.Summary}
 	for _, f := range a.Fields {
-		r.Fields = append(r.Fields, RecordField{Label: f.Label, Value: f.Value})
+		r.Fields = append(r.Fields, RecordField(f))
 	}
 	for _, d := range a.Drafts {
 		r.Drafts = append(r.Drafts, RecordOf(d))
