@@ -178,6 +178,7 @@ const (
 	KQProgressDraft     Key = "q.progress_draft"
 	KQProgressEdited    Key = "q.progress_edited"
 	KQComment           Key = "q.comment"
+	KQEditedText        Key = "q.edited_text"
 	KProgress           Key = "progress"
 
 	// Modals.

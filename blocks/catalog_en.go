@@ -116,6 +116,7 @@ var english = map[Key]string{
 	KQProgressDraft:     "Draft %[4]d: *%[1]d of %[2]d approvals*: %[3]s",
 	KQProgressEdited:    "Draft %[4]d as edited by %[5]s: *%[1]d of %[2]d approvals*: %[3]s",
 	KQComment:           "💬 %[1]s: %[2]s",
+	KQEditedText:        "✏️ “%s” (to approve this text too, make the same edit)",
 	KProgress:           "%[1]d of %[2]d approvals",
 
 	KModalCancel:          "Cancel",

@@ -117,6 +117,7 @@ var japanese = map[Key]string{
 	KQProgressDraft:     "案 %[4]d: *承認 %[1]d / %[2]d*: %[3]s",
 	KQProgressEdited:    "%[5]s が編集した案 %[4]d: *承認 %[1]d / %[2]d*: %[3]s",
 	KQComment:           "💬 %[1]s: %[2]s",
+	KQEditedText:        "✏️ 「%s」（この文面に承認を加えるには、同じ編集をしてください）",
 	KProgress:           "承認 %[1]d / %[2]d",
 
 	KModalCancel:          "キャンセル",

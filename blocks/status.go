@@ -108,7 +108,8 @@ func quorumLines(a workflow.Approval) []string {
 		case version.DraftIndex == workflow.NoDraft:
 			lines = append(lines, T(l, KQProgress, len(votes), q, names))
 		case version.Edited != "":
-			lines = append(lines, T(l, KQProgressEdited, len(votes), q, names, version.DraftIndex+1, Mention(version.UserID)))
+			lines = append(lines, T(l, KQProgressEdited, len(votes), q, names, version.DraftIndex+1, Mention(version.UserID)),
+				T(l, KQEditedText, fitEscaped(oneLine(version.Edited), maxCommentLen)))
 		default:
 			lines = append(lines, T(l, KQProgressDraft, len(votes), q, names, version.DraftIndex+1))
 		}
