@@ -311,17 +311,24 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	to := replyTo{user: cb.User.ID, channel: ref.on.Channel, home: ref.home}
 	log = log.With(zap.String("approval_id", ref.id))
 	arrived := b.arrived
+	// Work left undone at shutdown: a submission not yet acked is acked
+	// (the modal closes) and its person told, as for any other.
+	abandoned := func(ctx context.Context, started bool) {
+		if !started {
+			b.ackSince(envelopeID, nil, arrived)
+		}
+		b.submitAbandoned(to, ref.id, log)(ctx, started)
+	}
 	switch cb.View.CallbackID {
 	case blocks.CallbackEditPick:
-		b.pool.pushFront(job{run: func(ctx context.Context) { b.editPicked(ctx, envelopeID, arrived, ref, log) },
-			abandon: func(context.Context, bool) { b.ackSince(envelopeID, nil, arrived) }})
+		b.pool.pushFront(job{run: func(ctx context.Context) { b.editPicked(ctx, envelopeID, arrived, ref, log) }, abandon: abandoned})
 		return
 	case blocks.CallbackDelegate:
 		b.pool.pushFront(job{run: func(ctx context.Context) {
 			if b.delegateChecked(ctx, envelopeID, arrived, ref, sub.delegate, log) {
 				b.delegate(ctx, to, ref, sub.delegate, log)
 			}
-		}, abandon: func(context.Context, bool) { b.ackSince(envelopeID, nil, arrived) }})
+		}, abandon: abandoned})
 		return
 	}
 	b.ack(envelopeID, nil)

@@ -34,9 +34,7 @@ func readSubmission(v slack.View, user string) submission {
 		s.errs = map[string]string{block: blocks.T(l, key, args...)}
 		return s
 	}
-	tooLong := func(block string, text string, max int) bool {
-		return utf8.RuneCountInString(text) > max
-	}
+	tooLong := func(text string) bool { return utf8.RuneCountInString(text) > workflow.MaxReasonLen }
 	switch v.CallbackID {
 	case blocks.CallbackApprove, blocks.CallbackEdit:
 		d.Action = workflow.ActionApprove
@@ -61,7 +59,7 @@ func readSubmission(v slack.View, user string) submission {
 			}
 		}
 		switch {
-		case tooLong(blocks.InputComment, d.Text, workflow.MaxReasonLen):
+		case tooLong(d.Text):
 			return fail(blocks.InputComment, blocks.KSubTooLong, workflow.MaxReasonLen)
 		case s.ref.need && d.Text == "":
 			return fail(blocks.InputComment, "why.needs_comment")
@@ -79,7 +77,7 @@ func readSubmission(v slack.View, user string) submission {
 		}
 		d.Text = strings.TrimSpace(inputValue(v, blocks.InputReason).Value)
 		switch {
-		case tooLong(blocks.InputReason, d.Text, workflow.MaxReasonLen):
+		case tooLong(d.Text):
 			return fail(blocks.InputReason, blocks.KSubTooLong, workflow.MaxReasonLen)
 		case s.ref.need && d.Text == "" && d.Action == workflow.ActionReject:
 			return fail(blocks.InputReason, "why.needs_reason")
@@ -89,7 +87,7 @@ func readSubmission(v slack.View, user string) submission {
 		d.Preset = inputValue(v, blocks.InputPreset).SelectedOption.Value
 		d.Text = strings.TrimSpace(inputValue(v, blocks.InputFeedback).Value)
 		switch {
-		case tooLong(blocks.InputFeedback, d.Text, workflow.MaxReasonLen):
+		case tooLong(d.Text):
 			return fail(blocks.InputFeedback, blocks.KSubTooLong, workflow.MaxReasonLen)
 		case d.Preset == "" && d.Text == "":
 			return fail(blocks.InputFeedback, blocks.KSubDescribe)
