@@ -72,6 +72,21 @@ func TestReadSubmission(t *testing.T) {
 			workflow.Decision{DraftIndex: -1}, map[string]string{"delegate": "Pick the person to hand the request to."}},
 		{"hand over to oneself", view("delegate", map[string]map[string]slack.BlockAction{"delegate": {"delegate": {SelectedUser: "U0ME"}}}),
 			workflow.Decision{DraftIndex: -1}, map[string]string{"delegate": "You cannot hand a request to yourself."}},
+		{"edit and approve", with(view("edit", map[string]map[string]slack.BlockAction{
+			"edited": {"edited": {Value: "second, fixed "}}, "comment": {"comment": {Value: " typo "}},
+		}), "ap_1 draft=1"), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Edited: "second, fixed ", Text: "typo"}, nil},
+		{"edit emptied", with(view("edit", text("edited", " \n ")), "ap_1 draft=0"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, Edited: " \n "}, map[string]string{"edited": "The edited draft is empty."}},
+		{"edit too long for Slack", with(view("edit", text("edited", strings.Repeat("😀", 1501))), "ap_1 draft=0"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, Edited: strings.Repeat("😀", 1501)}, map[string]string{"edited": blocks.T("", blocks.KSubTooLong, 3000)}},
+		{"edit in Japanese, emptied", with(view("edit", text("edited", "")), "ap_1 draft=0 loc=ja"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0}, map[string]string{"edited": "編集後の案が空です。"}},
+		{"withdraw with a reason", view("withdraw", text("reason", " wrong week ")),
+			workflow.Decision{Action: workflow.ActionWithdraw, DraftIndex: -1, Text: "wrong week"}, nil},
+		{"withdraw without one", view("withdraw", nil),
+			workflow.Decision{Action: workflow.ActionWithdraw, DraftIndex: -1}, nil},
+		{"edit step one without a pick", view("edit_pick", nil),
+			workflow.Decision{DraftIndex: -1}, map[string]string{"draft": "Pick the draft you approve."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
