@@ -9,6 +9,37 @@ import (
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
+// toldLater queues a, whose message now shows its outcome, for its
+// requester's notice.
+func (u *updater) toldLater(a workflow.Approval) {
+	if !a.NotifyRequester || a.RequestedBy == "" || !a.RequesterToldAt.IsZero() {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopping {
+		return
+	}
+	u.told = append(u.told, a)
+	u.wake()
+}
+
+func (u *updater) nextTold(ctx context.Context) (workflow.Approval, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for ctx.Err() == nil {
+		if len(u.told) > 0 {
+			a := u.told[0]
+			u.told = u.told[1:]
+			return a, true
+		}
+		if !u.waitWork(ctx) {
+			return workflow.Approval{}, false
+		}
+	}
+	return workflow.Approval{}, false
+}
+
 // tellRequester sends the requester of the final approval a their one
 // direct message about its outcome (decided, expired or cancelled), once
 // its message shows it: the replica whose claim
