@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/sfnapprovals/approvals/internal/approvalsbot"
+	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
@@ -48,6 +49,8 @@ type productConfig struct {
 	// Channel, Approvers and EscalationApprovers fill the shipped
 	// workflows' placeholders.
 	Channel, Approvers, EscalationApprovers string
+	// Locale is APPROVALS_LOCALE, for the notifier and the bot.
+	Locale string
 }
 
 // realSlack is a Slack app in a real workspace.
@@ -128,6 +131,11 @@ func (v *productFlagValues) config(getenv func(string) string, logPath string) (
 		c.LogPath = filepath.Join(c.Data, "approvals-local.log")
 	}
 
+	locale, err := workflow.LocaleVar(getenv)
+	if err != nil {
+		return c, err
+	}
+	c.Locale = locale
 	bot, app := getenv("SLACK_BOT_TOKEN"), getenv("SLACK_APP_TOKEN")
 	switch {
 	case bot == "" && app == "":

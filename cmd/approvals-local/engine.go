@@ -84,6 +84,7 @@ func (p *product) startEngine(ctx context.Context) error {
 
 	p.service = p.newService()
 	p.notifier = notifier.New(p.newService(), p.poster, p.log.With(zap.String("service", "notifier")))
+	p.notifier.Locale = p.cfg.Locale
 	p.events = events.New(p.newService(), p.poster, p.log.With(zap.String("service", "approvals-events")))
 
 	subs := p.cfg.substitutions()

@@ -220,6 +220,7 @@ func (p *product) startBot(ctx context.Context) error {
 		"APPROVALS_TABLE":     approvalsTable,
 		"APPROVALS_HTTP_ADDR": p.lns.bot.Addr().String(),
 		"LOG_LEVEL":           p.cfg.LogLevel.String(),
+		"APPROVALS_LOCALE":    p.cfg.Locale,
 	}
 	if p.slack != nil {
 		env["SLACK_BOT_TOKEN"], env["SLACK_APP_TOKEN"], env["SLACK_API_URL"] = p.slack.BotToken(), p.slack.AppToken(), p.slack.APIURL()

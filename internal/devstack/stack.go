@@ -7,6 +7,7 @@
 package devstack
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -77,6 +78,10 @@ type Options struct {
 	// (DescribeExecution, the safety net for lost events); nil takes
 	// workflow.DefaultExecutionChecks.
 	ExecutionChecks *workflow.ExecutionChecks
+	// Locale is APPROVALS_LOCALE: the language of requests without one
+	// (the notifier) and of the replicas' own texts (unless Bot.Locale
+	// says otherwise); "" is English.
+	Locale string
 }
 
 // Stack is a running local deployment. Close stops everything it started.
@@ -164,6 +169,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s.Service = s.newService(slackbot.NewDirectory(s.slackClient(false), time.Minute))
 	poster := chat.NewPoster(s.slackClient(false))
 	s.notifier = notifier.New(s.newService(nil), poster, s.logger.With(zap.String("service", "notifier")))
+	s.notifier.Locale = opts.Locale
 	s.events = events.New(s.newService(nil), poster, s.logger.With(zap.String("service", "approvals-events")))
 
 	for i := range max(opts.Replicas, 0) {
@@ -212,6 +218,7 @@ func (s *Stack) StartBot(i int) error {
 	}
 	api := s.slackClient(true)
 	cfg := s.opts.Bot
+	cfg.Locale = cmp.Or(cfg.Locale, s.opts.Locale)
 	logger := s.logger.With(zap.String("service", "approvals-bot"), zap.Int("replica", i))
 	svc := s.newService(slackbot.NewDirectory(api, time.Minute))
 	svc.Executions = stepfunctions.NewExecutions(s.sfn)

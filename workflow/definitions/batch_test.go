@@ -262,6 +262,11 @@ func TestBatchWithApprovedRetries(t *testing.T) {
 			f.decide(f.nextApproval(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "The amounts are wrong at the source."})
 			f.failed(arn, "RetryRejected", "2 items failed and retrying them was rejected: The amounts are wrong at the source.")
 		}},
+		{"withdrawn", func(t *testing.T, f *batchFixture, file string) {
+			arn := f.start(file, f.items("in/withdraw.json", []map[string]any{{"id": "a", "fail": true}, {"id": "c", "fail": true}}, nil))
+			f.withdraw(f.nextApproval(), "Fixed upstream by hand.")
+			f.failed(arn, "RetryWithdrawn", "2 items failed and the question whether to retry them was withdrawn: Withdrawn by "+requester+": Fixed upstream by hand.")
+		}},
 		{"timed out", func(t *testing.T, f *batchFixture, file string) {
 			arn := f.start(file, f.items("in/timeout.json", []map[string]any{{"id": "a", "fail": true}}, map[string]any{"approvalTimeoutSeconds": 600}))
 			f.nextApproval()

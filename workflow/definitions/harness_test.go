@@ -289,6 +289,16 @@ func (h *harness) decide(a workflow.Approval, d workflow.Decision) workflow.Appr
 	return got
 }
 
+// withdraw withdraws the approval for its requester, as the bot does
+// after the Withdraw modal.
+func (h *harness) withdraw(a workflow.Approval, reason string) {
+	h.t.Helper()
+	got, err := h.service.Withdraw(context.Background(), a.ID, a.RequestedBy, reason, workflow.MessageRef{})
+	if err != nil || got.Status != workflow.StatusDecided {
+		h.t.Fatalf("Withdraw(%s) = %s, %v; want decided", a.ID, got.Status, err)
+	}
+}
+
 // wait waits for the execution to end.
 func (h *harness) wait(arn string) sfnlocal.Execution {
 	h.t.Helper()
