@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
@@ -105,7 +106,7 @@ func newClient(url string) *sfn.Client {
 		BaseEndpoint: aws.String(url),
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDLOCAL", "secret", ""),
-		Retryer:      aws.NopRetryer{},
+		Retryer:      connectionRetryer(),
 	})
 }
 
@@ -301,4 +302,15 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// connectionRetryer retries nothing the API answers, only a broken
+// connection, as the SDK's default retryer does: aws-sdk-go-v2 can read a
+// reset connection as "use of closed network connection" after a 200
+// (aws/aws-sdk-go-v2#2737), which its standard retryer retries.
+func connectionRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = 3
+		o.Retryables = []retry.IsErrorRetryable{retry.RetryableConnectionError{}}
+	})
 }
