@@ -46,7 +46,7 @@ func BenchmarkSweepDeadlineWork(b *testing.B) {
 	}
 	writeAll(b, base.table, items)
 
-	c := &counting{ItemAPI: client}
+	c, calls := countedClient()
 	svc := workflow.NewService(New(c, base.table), workflowtest.NewResumer(), nil)
 	svc.Now, svc.Audit = func() time.Time { return now }, NewAuditLog(client, base.table, time.Hour)
 
@@ -66,7 +66,7 @@ func BenchmarkSweepDeadlineWork(b *testing.B) {
 				}
 			}
 			var cpu time.Duration
-			var queries, gets, puts int64
+			total := map[string]int64{}
 			for b.Loop() {
 				if bc.reset {
 					b.StopTimer()
@@ -77,22 +77,22 @@ func BenchmarkSweepDeadlineWork(b *testing.B) {
 					writeAll(b, base.table, again)
 					b.StartTimer()
 				}
-				c.queries.Store(0)
-				c.gets.Store(0)
-				c.puts.Store(0)
+				counts := calls.Counts()
 				before := cpuTime(b)
 				rep, err := bc.sweep()
 				cpu += cpuTime(b) - before
 				if err != nil || (bc.reset && len(rep.Reminded) != len(due)) {
 					b.Fatalf("sweep = %d reminded, %v", len(rep.Reminded), err)
 				}
-				queries, gets, puts = queries+c.queries.Load(), gets+c.gets.Load(), puts+c.puts.Load()
+				for op, n := range calls.Since(counts) {
+					total[op] += n
+				}
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(cpu.Microseconds())/1000/n, "cpu-ms/sweep")
-			b.ReportMetric(float64(queries)/n, "queries/sweep")
-			b.ReportMetric(float64(gets)/n, "getitems/sweep")
-			b.ReportMetric(float64(puts)/n, "putitems/sweep")
+			for op, calls := range total {
+				b.ReportMetric(float64(calls)/n, op+"/sweep")
+			}
 		})
 	}
 }
