@@ -39,8 +39,10 @@ type Home struct {
 	// wrote), or "".
 	Notice string
 	// PendingUnavailable and HistoryUnavailable say a list could not be
-	// read.
+	// read; PendingUnchecked that the requests of some user groups are
+	// left out because Slack could not say who is in them.
 	PendingUnavailable, HistoryUnavailable bool
+	PendingUnchecked                       bool
 	// Base is the workspace URL for links to messages ("" for none).
 	Base string
 	Now  time.Time
@@ -80,6 +82,9 @@ func homePending(h Home) []slack.Block {
 		head += " · 1 request, oldest first"
 	default:
 		head += fmt.Sprintf(" · %d requests, oldest first", total)
+	}
+	if h.PendingUnchecked && !h.PendingUnavailable {
+		head += "\n" + TextSomeUnchecked
 	}
 	blocks := []slack.Block{slack.NewSectionBlock(mrkdwn(head), nil, nil, slack.SectionBlockOptionBlockID("pending"))}
 	for _, a := range shown {

@@ -13,6 +13,18 @@ import (
 // maxListed bounds the approvals listed by /approvals pending.
 const maxListed = 20
 
+// TextSomeUnchecked says a list of pending requests leaves out those of
+// user groups whose members Slack could not list.
+const TextSomeUnchecked = "Some requests for user groups could not be checked right now (Slack did not say who is in them), so they are not listed; try again in a minute."
+
+// WithUnchecked is the answer to /approvals pending m with a note that
+// some requests could not be checked (TextSomeUnchecked).
+func WithUnchecked(m Message) Message {
+	m.Text += " " + TextSomeUnchecked
+	m.Blocks = append(m.Blocks, slack.NewContextBlock("unchecked", mrkdwn(TextSomeUnchecked)))
+	return m
+}
+
 // PendingMessage answers /approvals pending: the approvals waiting for the
 // caller, oldest first, each with its age, deadline and a link to its
 // message (built on base, the workspace URL such as

@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -153,25 +154,17 @@ func (h *homes) read(ctx context.Context, user string, log *zap.Logger) blocks.H
 	defer cancel()
 	home := blocks.Home{User: user, Now: time.Now(), Base: h.site.base(ctx, h.cfg.CallTimeout)}
 	pending, err := h.approvals.PendingFor(ctx, user, 1000)
-	if err != nil {
+	var unchecked *workflow.UncheckedError
+	switch {
+	case errors.As(err, &unchecked):
+		log.Warn("pending approvals of some user groups not listed for the App Home", zap.Strings("groups", unchecked.Groups), zap.Error(chat.Redacted(err)))
+		home.PendingUnchecked = true
+	case err != nil:
 		log.Warn("pending approvals not listed for the App Home", zap.Error(chat.Redacted(err)))
 		home.PendingUnavailable = true
 	}
-	for i, l := range pending {
-		if len(home.Pending) == blocks.MaxHomePending {
-			home.More = len(pending) - i
-			break
-		}
-		a, err := h.approvals.Get(ctx, l.ID)
-		switch {
-		case workflow.ErrorCode(err) == workflow.ENOTFOUND:
-		case err != nil:
-			log.Warn("approval not read for the App Home", zap.String("approval_id", l.ID), zap.Error(chat.Redacted(err)))
-			home.More++
-		case a.Status == workflow.StatusPending:
-			home.Pending = append(home.Pending, a)
-		}
-	}
+	home.Pending = pending[:min(len(pending), blocks.MaxHomePending)]
+	home.More = len(pending) - len(home.Pending)
 	if home.History, err = h.approvals.DecidedBy(ctx, user, blocks.MaxHomeHistory); err != nil {
 		log.Warn("history not read for the App Home", zap.Error(chat.Redacted(err)))
 		home.HistoryUnavailable = true

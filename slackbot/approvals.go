@@ -25,7 +25,9 @@ type Approvals interface {
 	// opened there), and returns the approval as it now stands, also
 	// alongside most errors (EINVALID, EFORBIDDEN, ECONFLICT, …).
 	Delegate(ctx context.Context, id, from, to string, on workflow.MessageRef) (workflow.Approval, error)
-	// PendingFor lists the pending approvals user may decide, oldest first.
+	// PendingFor lists the pending approvals user may decide, oldest first,
+	// whole. With a *workflow.UncheckedError it lists all but those of the
+	// user groups whose members could not be looked up.
 	PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
 	// DecidedBy returns up to limit of user's latest acts (votes,
 	// decisions, hand-overs), one per approval, newest first.

@@ -292,12 +292,17 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 	switch sub, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(cmd.Text)), " "); sub {
 	case "", "pending":
 		pending, err := b.approvals.PendingFor(ctx2, cmd.UserID, 1000)
-		if err != nil {
+		var unchecked *workflow.UncheckedError
+		if err != nil && !errors.As(err, &unchecked) {
 			log.Error("pending approvals not listed", zap.Error(chat.Redacted(err)))
 			msg = blocks.Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
 			break
 		}
 		msg = blocks.PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
+		if unchecked != nil {
+			log.Warn("pending approvals of some user groups not listed", zap.Strings("groups", unchecked.Groups), zap.Error(chat.Redacted(err)))
+			msg = blocks.WithUnchecked(msg)
+		}
 	case "history":
 		n, ok := historyCount(cmd.Text)
 		if !ok {

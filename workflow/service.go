@@ -1,14 +1,15 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,6 +43,17 @@ type Store interface {
 	// holds only open approvals (no scan). It is eventually consistent, like
 	// List.
 	ListOpen(ctx context.Context, executionARN string, limit int) ([]Approval, error)
+	// ListFor returns up to limit pending approvals whose Deciders hold one
+	// of deciders (user and user-group IDs), whole and read consistently,
+	// oldest first (by CreatedAt, then ID). It reads an index keyed by
+	// who may decide, so its cost grows with their approvals, not with
+	// everybody's; the index is eventually consistent (an approval may
+	// show up shortly after it became theirs).
+	ListFor(ctx context.Context, deciders []string, limit int) ([]Approval, error)
+	// DeciderGroups returns the user groups that may decide an approval
+	// that can still be open at now (among others, groups whose approvals
+	// were all decided since: checking them finds nothing).
+	DeciderGroups(ctx context.Context, now time.Time) ([]string, error)
 }
 
 // Resumer resumes paused executions. Both methods return nil when the
@@ -241,38 +253,62 @@ func (s *Service) Get(ctx context.Context, id string) (Approval, error) {
 // of a listed user group, a delegate, or, once escalated, one of (or a
 // member of a group in) EscalateTo; never somebody who handed the request
 // on, nor the requester without AllowSelfApproval. Otherwise an *Error
-// with code EFORBIDDEN explains why; a failed group lookup is returned as
-// is. A listed approval that is Amended must be read in full first.
+// with code EFORBIDDEN explains why. A group whose members cannot be
+// looked up is skipped: a member of another group may still decide; when
+// no group says yes, the failed lookups are returned, joined. A listed
+// approval that is Amended must be read in full first.
 func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error {
+	ok, groups, err := a.decidableBy(user)
+	if ok || err != nil {
+		return err
+	}
+	var failed []error
+	for _, group := range groups {
+		if s.directory == nil {
+			break
+		}
+		members, err := s.directory.GroupMembers(ctx, group)
+		if err != nil {
+			failed = append(failed, fmt.Errorf("look up members of user group %s: %w", group, err))
+			continue
+		}
+		if slices.Contains(members, user) {
+			return nil
+		}
+	}
+	if len(failed) > 0 {
+		return errors.Join(failed...)
+	}
+	return notApprover()
+}
+
+func notApprover() error {
+	return Errorf(EFORBIDDEN, "You are not one of the approvers of this request.")
+}
+
+// decidableBy reports whether user may decide a as a person (an approver,
+// a delegate, once escalated one of EscalateTo), and otherwise which user
+// groups may decide it, whose members may too; err is the EFORBIDDEN
+// error of the unknown user, the requester (without AllowSelfApproval)
+// and somebody who handed it on, who may not even through a group.
+func (a Approval) decidableBy(user string) (ok bool, groups []string, err error) {
 	if user == "" {
-		return Errorf(EFORBIDDEN, "Only a known Slack user can decide an approval.")
+		return false, nil, Errorf(EFORBIDDEN, "Only a known Slack user can decide an approval.")
 	}
 	if user == a.RequestedBy && !a.Policy.AllowSelfApproval {
-		return Errorf(EFORBIDDEN, "You requested this approval, so somebody else has to decide it.")
+		return false, nil, Errorf(EFORBIDDEN, "You requested this approval, so somebody else has to decide it.")
 	}
-	if to, ok := a.HandedTo(user); ok {
-		return handedOff(a, to)
+	if to, handed := a.HandedTo(user); handed {
+		return false, nil, handedOff(a, to)
 	}
 	eligible := slices.Clone(a.Approvers)
 	if a.Escalated() {
 		eligible = append(eligible, a.Policy.EscalateTo...)
 	}
 	if a.isDelegate(user) || slices.Contains(eligible, user) {
-		return nil
+		return true, nil, nil
 	}
-	for _, group := range eligible {
-		if !IsGroupID(group) || s.directory == nil {
-			continue
-		}
-		members, err := s.directory.GroupMembers(ctx, group)
-		if err != nil {
-			return fmt.Errorf("look up members of user group %s: %w", group, err)
-		}
-		if slices.Contains(members, user) {
-			return nil
-		}
-	}
-	return Errorf(EFORBIDDEN, "You are not one of the approvers of this request.")
+	return false, slices.DeleteFunc(eligible, func(id string) bool { return !IsGroupID(id) }), nil
 }
 
 // Decide is DecideOn with no message to check: for callers that do not
@@ -429,45 +465,97 @@ func expired(a Approval) error {
 }
 
 // PendingFor lists the pending approvals user may decide (CanDecide),
-// oldest first, at most limit of them, as Approval.Listed; an Amended one
-// is read in full to judge it, and returned in full. Approvals past their
+// oldest first, at most limit of them, whole. Approvals past their
 // deadline are left out: they wait only for the sweeper to close them.
+//
+// It reads only user's own work: the approvals user may decide as a
+// person, and those of the user groups (among DeciderGroups) user is in
+// (Store.ListFor). A group whose members cannot be looked up hides only
+// its own approvals: they are left out, and the list comes back with an
+// *UncheckedError naming the groups, so the answer can say some could not
+// be checked. Any other error returns no list.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
-	all, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
-	if err != nil {
-		return nil, fmt.Errorf("list pending approvals: %w", err)
+	if !IsUserID(user) || limit < 1 {
+		return nil, nil
 	}
-	slices.SortFunc(all, func(a, b Approval) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID)) })
 	now := s.Now()
-	var mine []Approval
-	for _, a := range all {
-		if len(mine) == limit {
-			break
-		}
+	groups, err := s.store.DeciderGroups(ctx, now.UTC())
+	if err != nil {
+		return nil, fmt.Errorf("list the user groups that may decide: %w", err)
+	}
+	member, unchecked := s.memberships(ctx, user, groups)
+	list, err := s.store.ListFor(ctx, append([]string{user}, member...), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list the approvals %s may decide: %w", user, err)
+	}
+	mine := list[:0]
+	for _, a := range list {
 		if !a.Deadline.IsZero() && now.After(a.Deadline) {
 			continue
 		}
-		if a.Amended {
-			full, err := s.store.Get(ctx, a.ID)
-			switch {
-			case ErrorCode(err) == ENOTFOUND:
-				continue
-			case err != nil:
-				return nil, fmt.Errorf("read approval %s: %w", a.ID, err)
-			case full.Status != StatusPending:
-				continue
-			}
-			a = full
-		}
-		err := s.CanDecide(ctx, a, user)
-		switch {
-		case err == nil:
+		ok, eligible, err := a.decidableBy(user)
+		if ok || (err == nil && slices.ContainsFunc(eligible, func(g string) bool { return slices.Contains(member, g) })) {
 			mine = append(mine, a)
-		case ErrorCode(err) != EFORBIDDEN:
-			return nil, err
 		}
 	}
+	if unchecked != nil {
+		return mine, unchecked
+	}
 	return mine, nil
+}
+
+// UncheckedError is PendingFor's error when the members of some user
+// groups could not be looked up: the approvals only those groups may
+// decide are left out of the list it comes with. Err holds the lookups'
+// errors, joined.
+type UncheckedError struct {
+	Groups []string
+	Err    error
+}
+
+func (e *UncheckedError) Error() string {
+	return fmt.Sprintf("the members of %d user groups could not be looked up: %v", len(e.Groups), e.Err)
+}
+
+func (e *UncheckedError) Unwrap() error { return e.Err }
+
+// memberships looks up, at once, which of the groups user is in. The
+// groups whose lookup failed come back in an *UncheckedError (nil when
+// none did).
+func (s *Service) memberships(ctx context.Context, user string, groups []string) (member []string, unchecked *UncheckedError) {
+	if s.directory == nil || len(groups) == 0 {
+		return nil, nil
+	}
+	type answer struct {
+		in  bool
+		err error
+	}
+	answers := make([]answer, len(groups))
+	var wg sync.WaitGroup
+	for i, g := range groups {
+		wg.Go(func() {
+			members, err := s.directory.GroupMembers(ctx, g)
+			answers[i] = answer{in: slices.Contains(members, user), err: err}
+		})
+	}
+	wg.Wait()
+	var errs []error
+	for i, g := range groups {
+		switch a := answers[i]; {
+		case a.err != nil:
+			if unchecked == nil {
+				unchecked = &UncheckedError{}
+			}
+			unchecked.Groups = append(unchecked.Groups, g)
+			errs = append(errs, fmt.Errorf("look up members of user group %s: %w", g, a.err))
+		case a.in:
+			member = append(member, g)
+		}
+	}
+	if unchecked != nil {
+		unchecked.Err = errors.Join(errs...)
+	}
+	return member, unchecked
 }
 
 // Unsynced lists up to limit final approvals whose Slack message does not

@@ -123,6 +123,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 	}
 	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
 	go func() { b.done <- b.run(ctx) }()
+	go indexDeciders(ctx, store, logger)
 	return b, nil
 }
 
@@ -165,5 +166,18 @@ func (callsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- callsDesc }
 func (c callsCollector) Collect(ch chan<- prometheus.Metric) {
 	for op, n := range c.calls.Counts() {
 		ch <- prometheus.MustNewConstMetric(callsDesc, prometheus.CounterValue, float64(n), op)
+	}
+}
+
+// indexDeciders gives the pending approvals an older version stored the
+// decider entries the lists read (dynamo.Store.IndexDeciders): once per
+// table, in the background.
+func indexDeciders(ctx context.Context, store *dynamo.Store, log *zap.Logger) {
+	n, err := store.IndexDeciders(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Warn("decider entries of older approvals not written; the next start tries again", zap.Error(err))
+	case n > 0:
+		log.Info("decider entries of older approvals written", zap.Int("approvals", n))
 	}
 }

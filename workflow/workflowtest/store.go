@@ -139,6 +139,43 @@ func (s *Store) ListOpen(_ context.Context, executionARN string, limit int) ([]w
 	return out[:min(len(out), limit)], nil
 }
 
+// ListFor implements workflow.Store, from the approvals' Deciders.
+func (s *Store) ListFor(_ context.Context, deciders []string, limit int) ([]workflow.Approval, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []workflow.Approval
+	for _, a := range s.approvals {
+		if a.Status == workflow.StatusPending && slices.ContainsFunc(a.Deciders(), func(d string) bool { return slices.Contains(deciders, d) }) {
+			out = append(out, clone(a))
+		}
+	}
+	sortOldestFirst(out)
+	return out[:min(len(out), limit)], nil
+}
+
+// DeciderGroups implements workflow.Store: the user groups among the
+// Deciders of pending approvals.
+func (s *Store) DeciderGroups(_ context.Context, _ time.Time) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var groups []string
+	for _, a := range s.approvals {
+		for _, d := range a.Deciders() {
+			if a.Status == workflow.StatusPending && workflow.IsGroupID(d) && !slices.Contains(groups, d) {
+				groups = append(groups, d)
+			}
+		}
+	}
+	slices.Sort(groups)
+	return groups, nil
+}
+
 func sortOldestFirst(list []workflow.Approval) {
 	slices.SortFunc(list, func(a, b workflow.Approval) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
