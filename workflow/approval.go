@@ -51,12 +51,13 @@ const (
 	QueueMessage Queue = "message"
 	// QueueAudit lists final approvals whose message needs nothing more
 	// but whose audit events are not all written (AuditOutbox), by when
-	// they closed.
+	// their write is due: when they closed, or the retry time after a
+	// failed write (AuditRetryAt).
 	QueueAudit Queue = "audit"
 )
 
 // NeverDue is the Due of a pending approval the sweeper has nothing to
-// do for: no deadline, no step, no heartbeat, no audit event to write.
+// do for: no deadline, no step, no heartbeat.
 var NeverDue = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 
 // Approval is one stored request for a human decision, keyed by a short
@@ -112,9 +113,15 @@ type Approval struct {
 
 	// AuditSeq counts the approval's audit events; AuditOutbox holds those
 	// not yet written to the AuditLog. Every change records its events in
-	// the same write, so none is lost; they are written out after it.
-	AuditSeq    int
-	AuditOutbox []AuditEvent
+	// the same write, so none is lost: a Store that keeps the audit trail
+	// writes them with it (and returns none here); otherwise they are
+	// written out after it. AuditAttempts counts the failed writes of a
+	// final approval's events left here; the next is not due before
+	// AuditRetryAt.
+	AuditSeq      int
+	AuditOutbox   []AuditEvent
+	AuditAttempts int
+	AuditRetryAt  time.Time
 
 	// Amended is set on a listed approval (Store.List, Store.ListOpen)
 	// whose record says more about who may decide than the listing holds:
@@ -155,13 +162,16 @@ func (p MessageRetry) Delay(n int) time.Duration {
 // QueuedAt orders an approval on its queue: on QueuePending, when the
 // sweeper next has work on it (Due); on QueueClaimed, its creation; on
 // QueueMessage, when its next update is due (when it closed, or the retry
-// time after a failed update); on QueueAudit, when it closed.
+// time after a failed update); on QueueAudit, when its write is due (when
+// it closed, or the retry time after a failed write).
 func (a Approval) QueuedAt() time.Time {
 	switch q := a.Queue(); {
 	case q == QueuePending:
 		return a.Due()
 	case q == QueueMessage && !a.MessageRetryAt.IsZero():
 		return a.MessageRetryAt
+	case q == QueueAudit && !a.AuditRetryAt.IsZero():
+		return a.AuditRetryAt
 	case (q == QueueMessage || q == QueueAudit) && !a.ClosedAt.IsZero():
 		return a.ClosedAt
 	}
@@ -169,17 +179,17 @@ func (a Approval) QueuedAt() time.Time {
 }
 
 // Due is when the sweeper next has work on the pending approval a: its
-// first audit event not yet written, its next step or heartbeat, or its
-// deadline (to expire it); NeverDue when none.
+// next step or heartbeat, or its deadline (to expire it); NeverDue when
+// none. Audit events left in its record do not make it due: they are
+// written with its next change, and those of a final approval on
+// QueueAudit, so an approval whose events cannot be written never holds
+// up the deadline work of others.
 func (a Approval) Due() time.Time {
 	due := NeverDue
 	earlier := func(t time.Time) {
 		if !t.IsZero() && t.Before(due) {
 			due = t
 		}
-	}
-	if len(a.AuditOutbox) > 0 {
-		earlier(a.AuditOutbox[0].At)
 	}
 	if i := slices.IndexFunc(a.Steps, func(s Step) bool { return s.DoneAt.IsZero() }); i >= 0 {
 		earlier(a.Steps[i].At)

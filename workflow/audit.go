@@ -150,8 +150,15 @@ func (s *Service) writeAudit(ctx context.Context, a Approval) (Approval, error) 
 	return stored, nil
 }
 
+// DefaultAuditRetry spaces the writes of a final approval's audit events
+// that keep failing: a minute after the first failure, doubling up to an
+// hour.
+var DefaultAuditRetry = MessageRetry{Base: time.Minute, Max: time.Hour}
+
 // writeAuditBacklog is Recover's step for final approvals whose audit
-// events are not all written (QueueAudit).
+// events are not all written and due (QueueAudit): one page a run; a
+// failed write backs its approval off (Approval.AuditFailed), so the page
+// moves on to the others.
 func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *RecoverReport) error {
 	if s.Audit == nil {
 		return nil
@@ -169,7 +176,9 @@ func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *Rec
 			rep.AuditErrors = append(rep.AuditErrors, fmt.Errorf("read approval %s to write its audit events: %w", l.ID, err))
 			continue
 		}
-		s.auditCounted(ctx, a, rep)
+		if written := s.auditCounted(ctx, a, rep); len(written.AuditOutbox) > 0 {
+			_, _ = s.store.Update(ctx, a.ID, func(x *Approval) error { return x.AuditFailed(now, DefaultAuditRetry) })
+		}
 	}
 	return nil
 }
