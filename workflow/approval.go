@@ -42,10 +42,12 @@ func (s Status) Final() bool {
 type Queue string
 
 const (
-	// QueuePending lists approvals waiting for a decision, oldest first.
-	QueuePending Queue = "pending"
-	// QueueClaimed lists approvals whose resume is not yet confirmed.
-	QueueClaimed Queue = "claimed"
+	// QueueOpen lists the open approvals by when the sweeper next has work
+	// on them: a pending approval by its Due time, a claimed one (whose
+	// resume is not yet confirmed) by when its claim may be taken over
+	// (ClaimedAt plus DefaultClaimLease). So one read of what is due finds
+	// both.
+	QueueOpen Queue = "pending"
 	// QueueMessage lists final approvals whose Slack message does not yet
 	// show the outcome, by when their next update is due.
 	QueueMessage Queue = "message"
@@ -110,6 +112,10 @@ type Approval struct {
 	Delegations []Delegation
 	// HeartbeatAt is when the next heartbeat is due (Policy.Heartbeat).
 	HeartbeatAt time.Time
+	// AgeBucket is how many AgeBounds the approval's age had passed when
+	// it was last written: the bucket Store.OpenCounts counts it in while
+	// it is open. The sweeper moves a pending approval on as it ages.
+	AgeBucket int
 
 	// AuditSeq counts the approval's audit events; AuditOutbox holds those
 	// not yet written to the AuditLog. Every change records its events in
@@ -159,14 +165,16 @@ func (p MessageRetry) Delay(n int) time.Duration {
 	return d
 }
 
-// QueuedAt orders an approval on its queue: on QueuePending, when the
-// sweeper next has work on it (Due); on QueueClaimed, its creation; on
+// QueuedAt orders an approval on its queue: on QueueOpen, when the
+// sweeper next has work on it (Due, or the end of a claim's lease); on
 // QueueMessage, when its next update is due (when it closed, or the retry
 // time after a failed update); on QueueAudit, when its write is due (when
 // it closed, or the retry time after a failed write).
 func (a Approval) QueuedAt() time.Time {
 	switch q := a.Queue(); {
-	case q == QueuePending:
+	case q == QueueOpen && a.Status == StatusClaimed:
+		return a.ClaimedAt.Add(DefaultClaimLease)
+	case q == QueueOpen:
 		return a.Due()
 	case q == QueueMessage && !a.MessageRetryAt.IsZero():
 		return a.MessageRetryAt
@@ -198,7 +206,24 @@ func (a Approval) Due() time.Time {
 		earlier(a.HeartbeatAt)
 	}
 	earlier(a.Deadline)
+	if a.AgeBucket < len(AgeBounds) {
+		earlier(a.CreatedAt.Add(AgeBounds[a.AgeBucket]))
+	}
 	return due
+}
+
+// AgeBounds are the ages at which an open approval moves to the next
+// bucket of the open approvals' count (Store.OpenCounts): under an hour,
+// under a day, under a week, older.
+var AgeBounds = [...]time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+
+// ageBucket is how many AgeBounds age has passed.
+func ageBucket(age time.Duration) int {
+	n := 0
+	for n < len(AgeBounds) && age >= AgeBounds[n] {
+		n++
+	}
+	return n
 }
 
 // Clone returns a deep copy of a: changing the copy's lists never
@@ -303,10 +328,8 @@ func (a Approval) amended() bool {
 // Queue reports the work list the approval belongs to, or "" if none.
 func (a Approval) Queue() Queue {
 	switch {
-	case a.Status == StatusPending:
-		return QueuePending
-	case a.Status == StatusClaimed:
-		return QueueClaimed
+	case a.Status == StatusPending, a.Status == StatusClaimed:
+		return QueueOpen
 	case a.Status.Final() && !a.MessageSynced && !a.MessageGaveUp && a.MessageTS != "":
 		return QueueMessage
 	case a.Status.Final() && len(a.AuditOutbox) > 0:

@@ -160,10 +160,10 @@ var DefaultAuditRetry = MessageRetry{Base: time.Minute, Max: time.Hour}
 // failed write backs its approval off (Approval.AuditFailed), so the page
 // moves on to the others.
 func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *RecoverReport) error {
-	if s.Audit == nil {
+	if _, none := s.store.(AuditingStore); s.Audit == nil || none {
 		return nil
 	}
-	backlog, err := s.store.List(ctx, QueueAudit, now, dueBatch)
+	backlog, _, err := s.store.List(ctx, QueueAudit, "", now, dueBatch)
 	if err != nil {
 		return fmt.Errorf("list approvals with audit events to write: %w", err)
 	}

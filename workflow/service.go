@@ -32,12 +32,13 @@ type Store interface {
 	// nil error. Update returns the approval as stored. The stores keep no
 	// rule of their own: every rule is in the changes (Approval.Claim, …).
 	Update(ctx context.Context, id string, change func(*Approval) error) (Approval, error)
-	// List returns up to limit approvals on the queue whose QueuedAt is
-	// not after until (zero: any), by QueuedAt, each as Approval.Listed:
-	// without the task token or the message body. The list is eventually
-	// consistent; act on it with Update, and Get an approval before
-	// rendering or resuming it.
-	List(ctx context.Context, q Queue, until time.Time, limit int) ([]Approval, error)
+	// List returns up to limit approvals on the queue after the cursor
+	// after ("": from the start) whose QueuedAt is not after until (zero:
+	// any), by QueuedAt, each as Approval.Listed: without the task token or
+	// the message body; and the cursor of the next page, "" when nothing
+	// follows. The list is eventually consistent; act on it with Update,
+	// and Get an approval before rendering or resuming it.
+	List(ctx context.Context, q Queue, after Cursor, until time.Time, limit int) ([]Approval, Cursor, error)
 	// ListOpen returns up to limit open (pending or claimed) approvals of
 	// the execution, oldest first, as Approval.Listed, from an index that
 	// holds only open approvals (no scan). It is eventually consistent, like
@@ -54,7 +55,38 @@ type Store interface {
 	// that can still be open at now (among others, groups whose approvals
 	// were all decided since: checking them finds nothing).
 	DeciderGroups(ctx context.Context, now time.Time) ([]string, error)
+
+	// OpenCounts returns how many approvals are open (pending or claimed)
+	// in each age bucket they were last written in: under AgeBounds[0],
+	// under AgeBounds[1], …, older (len(AgeBounds)+1 counts), without
+	// reading the approvals.
+	OpenCounts(ctx context.Context) ([]int, error)
+
+	// ScheduleCheck schedules a check of the execution (ExecutionChecks)
+	// for at, unless one is scheduled later already.
+	ScheduleCheck(ctx context.Context, executionARN string, at time.Time) error
+	// ChecksDue returns up to limit checks due at now, the longest due
+	// first, and when the first check not returned is due (zero: none is
+	// scheduled).
+	ChecksDue(ctx context.Context, now time.Time, limit int) (due []ScheduledCheck, next time.Time, err error)
+	// ForgetCheck removes the execution's check if it is still scheduled
+	// for at; a check scheduled for another time stays.
+	ForgetCheck(ctx context.Context, executionARN string, at time.Time) error
 }
+
+// AuditingStore is a Store whose Create and Update write the audit events
+// a change records (AuditOutbox) in the same atomic write as the change,
+// and return the approval without them: no approval waits on QueueAudit,
+// so Recover does not read it.
+type AuditingStore interface {
+	Store
+	// WritesAuditEvents marks the Store as one.
+	WritesAuditEvents()
+}
+
+// Cursor is where a Store's listing stopped, for the next page: opaque to
+// the caller.
+type Cursor string
 
 // Resumer resumes paused executions. Both methods return nil when the
 // result reached the execution, on this call or an earlier one; an *Error
@@ -114,7 +146,7 @@ type Service struct {
 	// change event was lost), asking at the pace ExecutionChecks sets.
 	Executions      Executions
 	ExecutionChecks ExecutionChecks
-	checked         *checkLog
+	checks          *checkCache
 }
 
 // Defaults for a Service.
@@ -148,7 +180,7 @@ func NewService(store Store, resumer Resumer, directory Directory) *Service {
 		MessageRetry:  DefaultMessageRetry,
 
 		ExecutionChecks: DefaultExecutionChecks,
-		checked:         &checkLog{at: map[string]time.Time{}},
+		checks:          &checkCache{},
 	}
 }
 
@@ -205,7 +237,13 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		requested.Deadline = &deadline
 	}
 	a.record(requested)
+	// The execution's check is scheduled at once, beside the write.
+	scheduled := make(chan error, 1)
+	go func() { scheduled <- s.scheduleFirstCheck(ctx, a) }()
 	a, created, err = s.store.Create(ctx, a)
+	if serr := <-scheduled; err == nil && serr != nil {
+		err = serr
+	}
 	if err != nil {
 		return Approval{}, false, fmt.Errorf("store approval: %w", err)
 	}
@@ -564,7 +602,8 @@ func (s *Service) memberships(ctx context.Context, user string, groups []string)
 // whose last update failed wait for their retry time (MessageFailed), so
 // messages that keep failing never hold back the others.
 func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
-	return s.store.List(ctx, QueueMessage, s.Now().UTC(), limit)
+	list, _, err := s.store.List(ctx, QueueMessage, "", s.Now().UTC(), limit)
+	return list, err
 }
 
 // MessageFailed records that updating the message of the approval with

@@ -123,7 +123,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 	}
 	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
 	go func() { b.done <- b.run(ctx) }()
-	go indexDeciders(ctx, store, logger)
+	go migrate(ctx, store, logger)
 	return b, nil
 }
 
@@ -169,15 +169,14 @@ func (c callsCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// indexDeciders gives the pending approvals an older version stored the
-// decider entries the lists read (dynamo.Store.IndexDeciders): once per
-// table, in the background.
-func indexDeciders(ctx context.Context, store *dynamo.Store, log *zap.Logger) {
-	n, err := store.IndexDeciders(ctx)
+// migrate brings the records an older version stored up to this one
+// (dynamo.Store.Migrate): once per table, in the background.
+func migrate(ctx context.Context, store *dynamo.Store, log *zap.Logger) {
+	n, err := store.Migrate(ctx)
 	switch {
 	case err != nil && ctx.Err() == nil:
-		log.Warn("decider entries of older approvals not written; the next start tries again", zap.Error(err))
+		log.Warn("records of an older version not migrated; the next start tries again", zap.Error(err))
 	case n > 0:
-		log.Info("decider entries of older approvals written", zap.Int("approvals", n))
+		log.Info("records of an older version migrated", zap.Int("approvals", n))
 	}
 }

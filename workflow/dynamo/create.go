@@ -19,32 +19,32 @@ import (
 const createAttempts = 8
 
 // Create stores a pending approval and a guard item keyed by a hash of its
-// task token, in one transaction with the approval's audit records and
-// decider entries (see write.go). If the guard exists, an approval for the
+// task token, in one transaction with the approval's audit records,
+// decider entries and count (see write.go, schedule.go). If the guard exists, an approval for the
 // token was stored before: Create returns that one and created=false. An
 // approval that is not pending, or lacks an ID or token, is EINVALID.
 func (s *Store) Create(ctx context.Context, a workflow.Approval) (stored workflow.Approval, created bool, err error) {
 	if a.ID == "" || a.TaskToken == "" || a.Status != workflow.StatusPending {
 		return workflow.Approval{}, false, workflow.Errorf(workflow.EINVALID, "a new approval needs an ID, a task token and status pending")
 	}
-	if groups := newGroups(record{}, a); len(groups) > 0 {
+	if groups := newGroups(record{counted: -1}, a); len(groups) > 0 {
 		if err := s.markGroups(ctx, groups, openUntil(a)); err != nil {
 			return workflow.Approval{}, false, fmt.Errorf("store approval %s: %w", a.ID, err)
 		}
 	}
 	guard := guardID(a.TaskToken)
-	rec, side := s.sideWrites(record{}, a, maxTransactItems-2)
-	item := recordItem(rec)
-	guardItem := map[string]types.AttributeValue{attrID: str(guard), attrApprovalID: str(a.ID)}
-	if v, ok := item[attrPurgeAt]; ok {
-		guardItem[attrPurgeAt] = v
-	}
-	input := &dynamodb.TransactWriteItemsInput{TransactItems: append([]types.TransactWriteItem{
-		{Put: s.putNew(item)},
-		{Put: s.putNew(guardItem)},
-	}, side...)}
 	for attempt := 1; ; attempt++ {
-		_, err := s.client.TransactWriteItems(ctx, input)
+		// Built again for each attempt: the count's shard is picked anew.
+		rec, side := s.sideWrites(record{counted: -1}, a, maxTransactItems-2)
+		item := recordItem(rec)
+		guardItem := map[string]types.AttributeValue{attrID: str(guard), attrApprovalID: str(a.ID)}
+		if v, ok := item[attrPurgeAt]; ok {
+			guardItem[attrPurgeAt] = v
+		}
+		_, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: append([]types.TransactWriteItem{
+			{Put: s.putNew(item)},
+			{Put: s.putNew(guardItem)},
+		}, side...)})
 		var canceled *types.TransactionCanceledException
 		switch {
 		case err == nil:

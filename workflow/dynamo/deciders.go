@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ func (s *Store) ListFor(ctx context.Context, deciders []string, limit int) ([]wo
 		_, id, _ := strings.Cut(k, "#")
 		ids = append(ids, id)
 	}
-	items, err := s.batchGet(ctx, ids)
+	items, err := s.batchGetConsistent(ctx, ids, true)
 	if err != nil {
 		return nil, err
 	}
@@ -99,9 +98,9 @@ func (s *Store) entries(ctx context.Context, decider string, limit int) ([]strin
 // leaves keys unprocessed (throttling).
 const batchGetAttempts = 8
 
-// batchGet reads the approvals with the IDs, consistently, 100 to a call,
-// by ID; missing ones are left out.
-func (s *Store) batchGet(ctx context.Context, ids []string) (map[string]map[string]types.AttributeValue, error) {
+// batchGetConsistent reads the items with the IDs, 100 to a call, by ID;
+// missing ones are left out.
+func (s *Store) batchGetConsistent(ctx context.Context, ids []string, consistent bool) (map[string]map[string]types.AttributeValue, error) {
 	got := make(map[string]map[string]types.AttributeValue, len(ids))
 	for len(ids) > 0 {
 		n := min(len(ids), 100)
@@ -110,11 +109,11 @@ func (s *Store) batchGet(ctx context.Context, ids []string) (map[string]map[stri
 			keys[i] = key(id)
 		}
 		ids = ids[n:]
-		request := map[string]types.KeysAndAttributes{s.table: {Keys: keys, ConsistentRead: aws.Bool(true)}}
+		request := map[string]types.KeysAndAttributes{s.table: {Keys: keys, ConsistentRead: aws.Bool(consistent)}}
 		for attempt := 1; len(request) > 0; attempt++ {
 			out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: request})
 			if err != nil {
-				return nil, fmt.Errorf("read %d approvals: %w", n, err)
+				return nil, fmt.Errorf("read %d items: %w", n, err)
 			}
 			for _, item := range out.Responses[s.table] {
 				if id, ok := item[attrID].(*types.AttributeValueMemberS); ok {
@@ -126,10 +125,10 @@ func (s *Store) batchGet(ctx context.Context, ids []string) (map[string]map[stri
 				break
 			}
 			if attempt == batchGetAttempts {
-				return nil, fmt.Errorf("read %d approvals: DynamoDB left some unread after %d attempts", n, attempt)
+				return nil, fmt.Errorf("read %d items: DynamoDB left some unread after %d attempts", n, attempt)
 			}
 			if err := backoff(ctx, attempt); err != nil {
-				return nil, fmt.Errorf("read %d approvals: %w", n, err)
+				return nil, fmt.Errorf("read %d items: %w", n, err)
 			}
 		}
 	}
@@ -159,54 +158,97 @@ func (s *Store) DeciderGroups(ctx context.Context, now time.Time) ([]string, err
 	return groups, nil
 }
 
-// indexedID is the item that records that IndexDeciders ran on the table.
-const indexedID = "migration#decider-entries"
+// migratedID is the item that records that Migrate ran on the table.
+const migratedID = "migration#sweeper-index"
 
-// IndexDeciders writes the decider entries of the pending approvals that
-// a version before them stored without any, so that each shows in the
-// lists of those who may decide it (ListFor). It reads the pending queue
-// whole, a page at a time, once per table: an item records that it ran,
-// and later calls cost one GetItem. Replicas running it at once write the
-// same entries. It returns how many approvals it indexed.
-func (s *Store) IndexDeciders(ctx context.Context) (int, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(indexedID), ConsistentRead: aws.Bool(true)})
+// legacyQueues are the queue index partitions whose items a version before
+// the decider entries, the counts and the merged open queue wrote, and
+// which Migrate rewrites: open approvals (without entries or counts, or
+// claimed ones on their own queue then) and final ones whose audit events
+// were left in their record.
+var legacyQueues = []string{string(workflow.QueueOpen), "claimed", string(workflow.QueueAudit)}
+
+// Migrate brings the records a version before this one stored up to it,
+// once per table: every open approval gets its decider entries (so it
+// shows in the lists of those who may decide it), its count and its place
+// on the open queue (claimed ones had a queue of their own), its
+// execution's check is scheduled, and the audit events left in final
+// records are written. It reads those queues whole, a page at a time; an
+// item records that it ran, and later calls cost one GetItem. Replicas
+// running it at once write the same. It returns how many approvals it
+// rewrote.
+func (s *Store) Migrate(ctx context.Context) (int, error) {
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: key(migratedID), ConsistentRead: aws.Bool(true)})
 	if err != nil {
-		return 0, fmt.Errorf("read whether the decider entries were written: %w", err)
+		return 0, fmt.Errorf("read whether the table was migrated: %w", err)
 	}
 	if out.Item != nil {
 		return 0, nil
 	}
-	pending, err := s.List(ctx, workflow.QueuePending, time.Time{}, math.MaxInt32)
-	if err != nil {
-		return 0, err
-	}
 	n := 0
-	for _, l := range pending {
-		r, err := s.get(ctx, l.ID)
-		switch {
-		case workflow.ErrorCode(err) == workflow.ENOTFOUND:
-			continue
-		case err != nil:
-			return n, err
-		case r.entries != nil || r.a.Status != workflow.StatusPending:
-			continue
-		}
-		// An unchanged approval written again gets its entries.
-		if _, err := s.modify(ctx, l.ID, "index the deciders of", func(a *workflow.Approval) error {
-			if a.Status != workflow.StatusPending {
-				return workflow.ErrUnchanged
+	for _, q := range legacyQueues {
+		var start map[string]types.AttributeValue
+		for {
+			page, last, err := s.query(ctx, QueueIndex, attrQueue, q, attrQueuedAt, "", start, s.pageSize)
+			if err != nil {
+				return n, fmt.Errorf("list the %s queue: %w", q, err)
 			}
-			return nil
-		}); err != nil && workflow.ErrorCode(err) != workflow.ENOTFOUND {
-			return n, err
+			for _, l := range page {
+				done, err := s.migrate(ctx, l.ID, q)
+				if err != nil {
+					return n, err
+				}
+				if done {
+					n++
+				}
+			}
+			if last == "" {
+				break
+			}
+			_, id, _ := strings.Cut(strings.TrimSuffix(last, amendedMark), "#")
+			start = map[string]types.AttributeValue{attrID: str(id), attrQueue: str(q), attrQueuedAt: str(last)}
 		}
-		n++
 	}
 	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: map[string]types.AttributeValue{
-		attrID: str(indexedID), "indexedAt": str(time.Now().UTC().Format(time.RFC3339)), "approvals": number(int64(n)),
+		attrID: str(migratedID), "migratedAt": str(time.Now().UTC().Format(time.RFC3339)), "approvals": number(int64(n)),
 	}})
 	if err != nil {
-		return n, fmt.Errorf("record that the decider entries were written: %w", err)
+		return n, fmt.Errorf("record that the table was migrated: %w", err)
 	}
 	return n, nil
+}
+
+// migrate rewrites the approval with the ID, listed on queue q, if a
+// version before this one wrote it, and reports whether it did.
+func (s *Store) migrate(ctx context.Context, id, q string) (bool, error) {
+	r, err := s.get(ctx, id)
+	switch {
+	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	open := !r.a.Status.Final()
+	if open && checkable(r.a.ExecutionARN) {
+		if err := s.ScheduleCheck(ctx, r.a.ExecutionARN, r.a.CreatedAt.Add(workflow.DefaultExecutionChecks.After)); err != nil {
+			return false, err
+		}
+	}
+	// Every open record this version writes is counted.
+	stale := open && (r.counted < 0 || q == "claimed") || len(r.a.AuditOutbox) > 0
+	if !stale {
+		return false, nil
+	}
+	// The approval unchanged, written again with what goes with it.
+	_, err = s.modify(ctx, id, "migrate", func(*workflow.Approval) error { return nil })
+	if err != nil && workflow.ErrorCode(err) != workflow.ENOTFOUND {
+		return false, err
+	}
+	return err == nil, nil
+}
+
+// checkable reports whether executions like arn's are checked: standard
+// ones (DescribeExecution does not know Express executions).
+func checkable(arn string) bool {
+	return arn != "" && !strings.Contains(arn, ":express:")
 }

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,48 +95,86 @@ func TestDeciderEntriesFollowWhoMayDecide(t *testing.T) {
 	}
 }
 
-// Pending approvals stored by a version before the decider entries get
-// them from IndexDeciders, once per table.
-func TestIndexDecidersWritesTheEntriesOfOlderRecords(t *testing.T) {
+// Records a version before this one stored are brought up to it by
+// Migrate, once per table: pending ones get their decider entries and
+// count, a claimed one moves from its own queue to the open queue, and
+// the audit events left in a final one are written.
+func TestMigrateBringsOlderRecordsUpToDate(t *testing.T) {
 	t.Parallel()
 	base := newStore(t)
 	ctx := t.Context()
+	put := func(item map[string]types.AttributeValue) {
+		t.Helper()
+		if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &base.table, Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var old []string
 	for i, approver := range []string{"U0ANN", "S0TEAM"} {
 		a := newApproval("token-old-"+approver, time.Duration(i)*time.Second)
 		a.Approvers = []string{approver}
-		if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &base.table, Item: encode(a, 3)}); err != nil {
-			t.Fatal(err)
-		}
+		a.ExecutionARN = "arn:aws:states:us-east-1:123456789012:execution:sm:old-" + approver
+		put(encode(a, 3))
 		old = append(old, a.ID)
 	}
-	decided := newApproval("token-old-decided", 0)
-	decided.Status, decided.ClosedAt, decided.TaskToken = workflow.StatusDecided, t0, ""
-	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &base.table, Item: encode(decided, 3)}); err != nil {
-		t.Fatal(err)
-	}
+	claimed := newApproval("token-old-claimed", 0)
+	claimed.Status, claimed.ClaimedAt, claimed.Decision = workflow.StatusClaimed, t0, &approve
+	item := encode(claimed, 3)
+	item[attrQueue], item[attrQueuedAt] = str("claimed"), str(claimed.CreatedAt.Format(sortableTime)+"#"+claimed.ID)
+	put(item)
+	audited := newApproval("token-old-audited", 0)
+	audited.Status, audited.ClosedAt, audited.TaskToken, audited.MessageSynced = workflow.StatusDecided, t0, "", true
+	audited.AuditSeq, audited.AuditOutbox = 1, []workflow.AuditEvent{{ApprovalID: audited.ID, Seq: 1, At: t0, Type: workflow.EventResumed, Actor: "U0ANN"}}
+	item = encode(audited, 3)
+	item[attrQueue] = str(string(workflow.QueueAudit))
+	put(item)
+
 	c, calls := countedClient()
 	s := New(c, base.table)
 	if list, _ := s.ListFor(ctx, []string{"U0ANN", "S0TEAM"}, 10); len(list) != 0 {
-		t.Fatalf("older records are listed before IndexDeciders: %v", ids(list))
+		t.Fatalf("older records are listed before Migrate: %v", ids(list))
 	}
-	n, err := s.IndexDeciders(ctx)
-	if err != nil || n != 2 {
-		t.Fatalf("IndexDeciders = %d, %v; want the 2 pending records", n, err)
+	n, err := s.Migrate(ctx)
+	if err != nil || n != 4 {
+		t.Fatalf("Migrate = %d, %v; want the 2 pending, the claimed and the audited record rewritten", n, err)
 	}
 	list, err := s.ListFor(ctx, []string{"U0ANN", "S0TEAM"}, 10)
 	if diff := cmp.Diff(old, ids(list)); err != nil || diff != "" {
-		t.Errorf("ListFor after IndexDeciders (-want +got, %v):\n%s", err, diff)
+		t.Errorf("ListFor after Migrate (-want +got, %v):\n%s", err, diff)
 	}
 	if g, _ := s.DeciderGroups(ctx, t0); !cmp.Equal(g, []string{"S0TEAM"}) {
-		t.Errorf("DeciderGroups after IndexDeciders = %v, want S0TEAM", g)
+		t.Errorf("DeciderGroups after Migrate = %v, want S0TEAM", g)
 	}
+	if got, _ := s.OpenCounts(ctx); !cmp.Equal(got, []int{3, 0, 0, 0}) {
+		t.Errorf("OpenCounts after Migrate = %v, want the 3 open approvals under an hour", got)
+	}
+	open, _, err := s.List(ctx, workflow.QueueOpen, "", time.Time{}, 10)
+	if err != nil || !slices.Contains(ids(open), claimed.ID) {
+		t.Errorf("the claimed approval is not on the open queue after Migrate: %v, %v", ids(open), err)
+	}
+	if checks, _, err := s.ChecksDue(ctx, t0.Add(time.Hour), 10); err != nil || len(checks) != 2 {
+		t.Errorf("execution checks after Migrate = %v, %v; want the 2 pending approvals' executions", checks, err)
+	}
+	if got, _ := s.Get(ctx, audited.ID); len(got.AuditOutbox) != 0 {
+		t.Errorf("the final record still holds %d audit events", len(got.AuditOutbox))
+	}
+	var exported []int
+	_ = NewAuditLog(client, base.table, time.Hour).Export(ctx, t0.Add(-time.Hour), t0.Add(time.Hour), func(e workflow.AuditEvent) error {
+		if e.ApprovalID == audited.ID {
+			exported = append(exported, e.Seq)
+		}
+		return nil
+	})
+	if !cmp.Equal(exported, []int{1}) {
+		t.Errorf("the final record's left events exported: %v, want [1]", exported)
+	}
+
 	before := calls.Counts()
-	if n, err := New(c, base.table).IndexDeciders(ctx); err != nil || n != 0 {
-		t.Errorf("IndexDeciders again = %d, %v; want nothing to do", n, err)
+	if n, err := New(c, base.table).Migrate(ctx); err != nil || n != 0 {
+		t.Errorf("Migrate again = %d, %v; want nothing to do", n, err)
 	}
 	if diff := cmp.Diff(map[string]int64{"GetItem": 1}, calls.Since(before)); diff != "" {
-		t.Errorf("IndexDeciders again (-want +got calls):\n%s", diff)
+		t.Errorf("Migrate again (-want +got calls):\n%s", diff)
 	}
 }
 

@@ -156,6 +156,9 @@ type record struct {
 	// entries are the deciders whose entries exist: those recorded on the
 	// item (attrEntries). An item of an older version records none.
 	entries []string
+	// counted is the age bucket the approval is counted in (see
+	// schedule.go), -1 for none.
+	counted int
 }
 
 // readRecord returns the record an approval item holds.
@@ -166,10 +169,11 @@ func readRecord(item map[string]types.AttributeValue) (record, error) {
 	}
 	d := decoder{item: item}
 	entries := d.strs(attrEntries)
+	counted := int(d.int(attrCounted)) - 1
 	if d.err != nil {
 		return record{}, fmt.Errorf("decode approval %s: %w", a.ID, d.err)
 	}
-	return record{a: a, version: version, entries: entries}, nil
+	return record{a: a, version: version, entries: entries, counted: counted}, nil
 }
 
 // decode returns the approval in an item and the item's version.

@@ -29,6 +29,9 @@ func encodePolicy(item map[string]types.AttributeValue, a workflow.Approval) {
 	if a.AuditAttempts > 0 {
 		item["auditAttempts"] = number(int64(a.AuditAttempts))
 	}
+	if a.AgeBucket > 0 {
+		item["ageBucket"] = number(int64(a.AgeBucket))
+	}
 	var requireComment []string
 	for _, c := range p.RequireComment {
 		requireComment = append(requireComment, string(c))
@@ -82,6 +85,7 @@ func decodePolicy(d *decoder, a *workflow.Approval) {
 	a.HeartbeatAt = d.time("heartbeatAt")
 	a.AuditSeq = int(d.int("auditSeq"))
 	a.AuditAttempts = int(d.int("auditAttempts"))
+	a.AgeBucket = int(d.int("ageBucket"))
 	a.AuditRetryAt = d.time("auditRetryAt")
 	for _, m := range d.maps("steps") {
 		x := decoder{item: m, err: d.err}

@@ -194,6 +194,7 @@ func TestDeadlineWorkReadsOnlyTheApprovalsDue(t *testing.T) {
 	for i := range 150 {
 		a := newApproval(fmt.Sprintf("token-due-%d", i), time.Duration(i)*time.Second)
 		a.Steps = []workflow.Step{{Kind: workflow.StepRemind, At: a.CreatedAt.Add(12 * time.Hour)}}
+		a.AgeBucket = 1 // counted as over an hour old: no move due before a day
 		create(t, base, a)
 	}
 	now = t0.Add(12*time.Hour + 2*time.Second) // three reminders due
@@ -226,7 +227,7 @@ func TestPendingForReadsAmendedApprovalsInFull(t *testing.T) {
 	if _, err := svc.Delegate(ctx, handed.ID, "U0ALICE", "U0DAVE", workflow.MessageRef{}); err != nil {
 		t.Fatal(err)
 	}
-	listed, err := New(client, r.table).List(ctx, workflow.QueuePending, time.Time{}, 10)
+	listed, _, err := New(client, r.table).List(ctx, workflow.QueueOpen, "", time.Time{}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

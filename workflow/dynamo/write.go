@@ -90,7 +90,7 @@ func entryApproval(item map[string]types.AttributeValue) string {
 // exist. Entries to delete that do not fit wait for the next write (a
 // reader reads each approval whole; they expire with it).
 func (s *Store) sideWrites(before record, a workflow.Approval, room int) (record, []types.TransactWriteItem) {
-	var items []types.TransactWriteItem
+	items := s.countWrites(before, a)
 	put := func(item map[string]types.AttributeValue) {
 		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(s.table), Item: item}})
 	}
@@ -126,7 +126,7 @@ func (s *Store) sideWrites(before record, a workflow.Approval, room int) (record
 	} else {
 		a.AuditOutbox = slices.Clone(rest)
 	}
-	return record{a: a, version: before.version + 1, entries: entries}, items
+	return record{a: a, version: before.version + 1, entries: entries, counted: counted(a)}, items
 }
 
 // newGroups are the user groups that may decide a and have no entry in
@@ -186,6 +186,9 @@ func (*changed) Error() string { return "the approval changed meanwhile" }
 func recordItem(r record) map[string]types.AttributeValue {
 	item := encode(r.a, r.version)
 	putList(item, attrEntries, r.entries)
+	if r.counted >= 0 {
+		item[attrCounted] = number(int64(r.counted + 1))
+	}
 	return item
 }
 
