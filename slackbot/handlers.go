@@ -109,6 +109,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 			// for more.
 			log.Info("vote counted", zap.String("decision", string(d.Action)), zap.String("progress", blocks.Progress(a)))
 			b.updates.refresh(a)
+			b.homes.refresh(a)
 			b.tell(ctx, to, blocks.VoteText(a, d), log)
 			return
 		}
@@ -118,6 +119,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 		}
 		log.Info("decided", zap.String("decision", string(recorded.Action)), zap.String("decided_by", recorded.DecidedBy), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
+		b.homes.refresh(a)
 		if to.home {
 			b.tell(ctx, to, "Done: "+blocks.ReplyText(a)+" ("+blocks.Escape(a.Title)+")", log)
 		}
@@ -269,6 +271,7 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 		b.updates.refresh(a)
 		b.updates.notify(a, blocks.DelegationNotice(a.Delegations[len(a.Delegations)-1]))
 		b.homes.publish(delegate, "")
+		b.homes.refresh(a)
 		b.tell(ctx, to, fmt.Sprintf("You handed *%s* to %s; they decide it now.", blocks.Escape(a.Title), blocks.Mention(delegate)), log)
 	case workflow.EFORBIDDEN:
 		log.Info("hand-over refused", zap.Error(err))

@@ -72,6 +72,12 @@ type Store interface {
 	// ForgetCheck removes the execution's check if it is still scheduled
 	// for at; a check scheduled for another time stays.
 	ForgetCheck(ctx context.Context, executionARN string, at time.Time) error
+
+	// Watch records that user watches their list of work until until (a
+	// later record replaces an earlier one).
+	Watch(ctx context.Context, user string, until time.Time) error
+	// Watchers returns the users who watch their list of work at now.
+	Watchers(ctx context.Context, now time.Time) ([]string, error)
 }
 
 // AuditingStore is a Store whose Create and Update write the audit events
@@ -239,7 +245,7 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 	a.record(requested)
 	// The execution's check is scheduled at once, beside the write.
 	scheduled := make(chan error, 1)
-	go func() { scheduled <- s.scheduleFirstCheck(ctx, a) }()
+	go func(a Approval) { scheduled <- s.scheduleFirstCheck(ctx, a) }(a)
 	a, created, err = s.store.Create(ctx, a)
 	if serr := <-scheduled; err == nil && serr != nil {
 		err = serr

@@ -193,3 +193,54 @@ func (s *Store) ForgetCheck(ctx context.Context, arn string, at time.Time) error
 func (*Store) WritesAuditEvents() {}
 
 var _ workflow.AuditingStore = (*Store)(nil)
+
+const (
+	watchPrefix   = "watch#"
+	watchingQueue = "watching"
+)
+
+// Watch implements workflow.Store.Watch with one PutItem of the user's
+// watch item, on the queue index under "watching" by until; it goes at
+// until.
+func (s *Store) Watch(ctx context.Context, user string, until time.Time) error {
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: map[string]types.AttributeValue{
+		attrID:       str(watchPrefix + user),
+		attrQueue:    str(watchingQueue),
+		attrQueuedAt: str(until.UTC().Format(sortableTime) + "#" + user),
+		attrPurgeAt:  number(until.Unix()),
+	}})
+	if err != nil {
+		return fmt.Errorf("record that %s watches their work: %w", user, err)
+	}
+	return nil
+}
+
+// Watchers implements workflow.Store.Watchers with a Query of the watch
+// items whose until is after now (one a person).
+func (s *Store) Watchers(ctx context.Context, now time.Time) ([]string, error) {
+	var users []string
+	var start map[string]types.AttributeValue
+	for {
+		out, err := s.client.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 aws.String(s.table),
+			IndexName:                 aws.String(QueueIndex),
+			KeyConditionExpression:    aws.String("#q = :q AND #at > :now"),
+			ExpressionAttributeNames:  map[string]string{"#q": attrQueue, "#at": attrQueuedAt},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":q": str(watchingQueue), ":now": str(now.UTC().Format(sortableTime) + "$")},
+			ExclusiveStartKey:         start,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list who watches their work: %w", err)
+		}
+		for _, item := range out.Items {
+			d := decoder{item: item}
+			if _, user, ok := strings.Cut(d.str(attrQueuedAt), "#"); ok {
+				users = append(users, user)
+			}
+		}
+		if out.LastEvaluatedKey == nil {
+			return users, nil
+		}
+		start = out.LastEvaluatedKey
+	}
+}

@@ -172,3 +172,31 @@ func TestListPages(t *testing.T) {
 		t.Errorf("%d pages (-want +got):\n%s", pages, diff)
 	}
 }
+
+// Watchers lists the people whose watch lasts past now, once each.
+func TestWatchers(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	for _, w := range []struct {
+		user  string
+		until time.Time
+	}{{"U0ANN", t0.Add(time.Hour)}, {"U0BOB", t0.Add(time.Minute)}, {"U0ANN", t0.Add(2 * time.Hour)}, {"U0CAT", t0}} {
+		if err := s.Watch(ctx, w.user, w.until); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		now  time.Time
+		want []string
+	}{
+		{t0, []string{"U0BOB", "U0ANN"}},
+		{t0.Add(30 * time.Minute), []string{"U0ANN"}},
+		{t0.Add(3 * time.Hour), nil},
+	} {
+		got, err := s.Watchers(ctx, tc.now)
+		if diff := cmp.Diff(tc.want, got); err != nil || diff != "" {
+			t.Errorf("Watchers at %v (-want +got, %v):\n%s", tc.now, err, diff)
+		}
+	}
+}

@@ -22,6 +22,7 @@ type Store struct {
 	approvals map[string]workflow.Approval
 	byToken   map[string]string
 	checks    map[string]time.Time // execution ARN → next check
+	watching  map[string]time.Time // user → until
 	// Err, when set, is returned by every call (an outage).
 	err error
 }
@@ -30,7 +31,7 @@ var _ workflow.Store = (*Store)(nil)
 
 // NewStore returns an empty Store.
 func NewStore() *Store {
-	return &Store{approvals: map[string]workflow.Approval{}, byToken: map[string]string{}, checks: map[string]time.Time{}}
+	return &Store{approvals: map[string]workflow.Approval{}, byToken: map[string]string{}, checks: map[string]time.Time{}, watching: map[string]time.Time{}}
 }
 
 // SetErr makes every later call fail with err (nil heals).
@@ -255,6 +256,34 @@ func (s *Store) Checks() map[string]time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return maps.Clone(s.checks)
+}
+
+// Watch implements workflow.Store.
+func (s *Store) Watch(_ context.Context, user string, until time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	s.watching[user] = until
+	return nil
+}
+
+// Watchers implements workflow.Store.
+func (s *Store) Watchers(_ context.Context, now time.Time) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	var users []string
+	for user, until := range s.watching {
+		if until.After(now) {
+			users = append(users, user)
+		}
+	}
+	slices.Sort(users)
+	return users, nil
 }
 
 func sortOldestFirst(list []workflow.Approval) {
