@@ -94,9 +94,6 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	}
 	to = to.within(a)
 	log = log.With(zap.String("execution_arn", a.ExecutionARN))
-	if n := len(a.AuditOutbox); n > 0 && err == nil {
-		log = log.With(zap.Int("audit_pending", n))
-	}
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {

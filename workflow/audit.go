@@ -124,7 +124,7 @@ const MaxHistory = 100
 // (on QueuePending or QueueAudit, where Recover writes them later) and
 // OnAuditError is told. It returns a as it now stands.
 func (s *Service) audit(ctx context.Context, a Approval) Approval {
-	if s.Audit == nil || len(a.AuditOutbox) == 0 {
+	if _, itself := s.store.(AuditingStore); itself || s.Audit == nil || len(a.AuditOutbox) == 0 {
 		return a
 	}
 	written, err := s.writeAudit(ctx, a)
@@ -186,7 +186,7 @@ func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *Rec
 // auditCounted writes a's audit events like audit, counting them, or the
 // failure, in rep. It returns a as it now stands.
 func (s *Service) auditCounted(ctx context.Context, a Approval, rep *RecoverReport) Approval {
-	if s.Audit == nil || len(a.AuditOutbox) == 0 {
+	if _, itself := s.store.(AuditingStore); itself || s.Audit == nil || len(a.AuditOutbox) == 0 {
 		return a
 	}
 	written, err := s.writeAudit(ctx, a)

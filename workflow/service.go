@@ -80,10 +80,12 @@ type Store interface {
 	Watchers(ctx context.Context, now time.Time) ([]string, error)
 }
 
-// AuditingStore is a Store whose Create and Update write the audit events
-// a change records (AuditOutbox) in the same atomic write as the change,
-// and return the approval without them: no approval waits on QueueAudit,
-// so Recover does not read it.
+// AuditingStore is a Store that writes the audit events a change records
+// (AuditOutbox) to the audit trail itself, in the same atomic write as the
+// change or, where a Store keeps them in the record for a while (the
+// events of a decision until its message is updated), with a later write
+// of the approval: the Service never writes them (AuditLog.Append), and no
+// approval waits on QueueAudit, so Recover does not read it.
 type AuditingStore interface {
 	Store
 	// WritesAuditEvents marks the Store as one.

@@ -235,7 +235,7 @@ func (s *Store) migrate(ctx context.Context, id, q string) (bool, error) {
 		}
 	}
 	// Every open record this version writes is counted.
-	stale := open && (r.counted < 0 || q == "claimed") || len(r.a.AuditOutbox) > 0
+	stale := open && (r.counted < 0 || q == "claimed") || len(r.a.AuditOutbox) > 0 && !deferred(r, r.a)
 	if !stale {
 		return false, nil
 	}

@@ -66,6 +66,11 @@ func TestDeciderEntriesFollowWhoMayDecide(t *testing.T) {
 		{"claimed", func(x *workflow.Approval) error { return x.Claim(approve, t0.Add(2*time.Hour)) }, map[string][]string{
 			"U0BOSS": nil, "S0LEADS": nil, "U0DEL": nil, "S0TEAM": nil, "U0ANN": {other.ID},
 		}, []string{"S0LEADS", "S0TEAM"}},
+		// The entries go with the write after the decision's (here the
+		// outcome's: there is no message to update).
+		{"finished", func(x *workflow.Approval) error { return x.Finish(workflow.StatusDecided, t0.Add(2*time.Hour)) }, map[string][]string{
+			"U0BOSS": nil, "S0LEADS": nil, "U0DEL": nil, "S0TEAM": nil, "U0ANN": {other.ID},
+		}, []string{"S0LEADS", "S0TEAM"}},
 	}
 	for _, step := range steps {
 		if step.change != nil {

@@ -38,11 +38,13 @@ func (r *atResume) mark() {
 }
 
 // A click decides in two DynamoDB round trips before SendTask* (read the
-// approval, claim it) and one after (record the outcome), each write
-// carrying its audit records and the decider's history: nothing else
-// waits on the decision, and the audit trail has the decision at once.
-// Each decision runs on a fresh replica, which has seen nothing of the
-// approval (the notifier stored and posted it).
+// approval, claim it) and one after (record the outcome), each a
+// conditional PutItem whose record holds the decision's audit events:
+// nothing else waits on the decision. The write that records the message
+// updated is the one transaction that puts the audit records, the
+// decider's history and the rest. Each decision runs on a fresh replica,
+// which has seen nothing of the approval (the notifier stored and posted
+// it).
 func TestDecisionRoundTrips(t *testing.T) {
 	t.Parallel()
 	r := newReplicas(t, 1)
@@ -54,6 +56,8 @@ func TestDecisionRoundTrips(t *testing.T) {
 		svc.Now, svc.Audit = r.clock.Now, r.audit
 		return svc, res
 	}
+	// decide returns the approval and the calls made before the result was
+	// sent and after it, and records the message updated.
 	decide := func(a workflow.Approval, d workflow.Decision) (workflow.Approval, map[string]int64, map[string]int64) {
 		t.Helper()
 		svc, res := fresh()
@@ -61,14 +65,21 @@ func TestDecisionRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatalf("DecideOn(%s by %s): %v", d.Action, d.DecidedBy, err)
 		}
-		all := res.calls.Counts()
 		if len(res.seen) == 0 {
-			return got, all, nil
+			return got, res.calls.Counts(), nil
 		}
-		return got, res.seen[0], res.calls.Since(res.seen[0])
+		before, after := res.seen[0], res.calls.Since(res.seen[0])
+		counts := res.calls.Counts()
+		if err := svc.MessageSynced(ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(map[string]int64{"TransactWriteItems": 1}, res.calls.Since(counts)); diff != "" {
+			t.Errorf("recording the message updated (-want +got calls):\n%s", diff)
+		}
+		return got, before, after
 	}
-	claim := map[string]int64{"GetItem": 1, "TransactWriteItems": 1}
-	finish := map[string]int64{"TransactWriteItems": 1}
+	claim := map[string]int64{"GetItem": 1, "PutItem": 1}
+	finish := map[string]int64{"PutItem": 1}
 
 	for _, tc := range []struct {
 		name string
@@ -88,9 +99,6 @@ func TestDecisionRoundTrips(t *testing.T) {
 		if diff := cmp.Diff(finish, after); diff != "" {
 			t.Errorf("%s: DynamoDB calls after SendTask* (-want +got):\n%s", tc.name, diff)
 		}
-		if len(got.AuditOutbox) != 0 {
-			t.Errorf("%s: %d audit events left to write after the decision", tc.name, len(got.AuditOutbox))
-		}
 		wantEvents(t, r, a.ID, workflow.EventRequested, workflow.EventPosted, workflow.EventDecided, workflow.EventResumed)
 		h, err := r.audit.History(ctx, tc.d.DecidedBy, 10)
 		if err != nil || !slices.ContainsFunc(h, func(e workflow.HistoryEntry) bool {
@@ -98,16 +106,20 @@ func TestDecisionRoundTrips(t *testing.T) {
 		}) {
 			t.Errorf("%s: history of %s = %+v, %v; want the decision", tc.name, tc.d.DecidedBy, h, err)
 		}
+		if got, err := New(client, r.table).Get(ctx, a.ID); err != nil || len(got.AuditOutbox) != 0 {
+			t.Errorf("%s: the record holds %d audit events after its message was recorded updated (%v)", tc.name, len(got.AuditOutbox), err)
+		}
 	}
 
-	// Quorum 2: the first vote is one read and one write; the vote that
-	// reaches the quorum decides as above.
+	// Quorum 2: the first vote is one read and one write (a transaction
+	// with its audit record and history: a vote is not followed by a
+	// message update); the vote that reaches the quorum decides as above.
 	a := r.request(t, func(req *workflow.Request) { q := int64(2); req.Quorum = &q })
 	got, calls, _ := decide(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: "U0ALICE"})
 	if got.Status != workflow.StatusPending {
 		t.Fatalf("first vote: status %s, want pending", got.Status)
 	}
-	if diff := cmp.Diff(claim, calls); diff != "" {
+	if diff := cmp.Diff(map[string]int64{"GetItem": 1, "TransactWriteItems": 1}, calls); diff != "" {
 		t.Errorf("first vote: DynamoDB calls (-want +got):\n%s", diff)
 	}
 	got, before, after := decide(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: "U0BOB"})

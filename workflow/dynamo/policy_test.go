@@ -303,6 +303,9 @@ func TestAuditTrailNeverHoldsTheToken(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := svc.MessageSynced(ctx, decided.ID); err != nil { // writes the decision's audit records
+		t.Fatal(err)
+	}
 	logs, histories := 0, 0
 	for _, item := range rawItems(t, New(client, r.table), "") {
 		id := item[attrID].(*types.AttributeValueMemberS).Value

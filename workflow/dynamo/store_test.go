@@ -100,7 +100,9 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 		if err := step.change(&want); err != nil {
 			t.Fatal(err)
 		}
-		want.AuditOutbox = nil
+		if !deferred(record{}, want) {
+			want.AuditOutbox = nil // written
+		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s returned (-want +got):\n%s", step.name, diff)
 		}

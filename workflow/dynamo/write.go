@@ -19,9 +19,24 @@ import (
 // the approval's item; when the change recorded audit events or changed who
 // may decide it, the write is a transaction that also puts the events'
 // audit records and the history entries of the people who acted, and puts
-// or deletes the approval's decider entries. So the audit trail and the
-// index of who may decide never lag the approval, and a decision waits on
-// no write of its own for them.
+// or deletes the approval's decider entries (and moves its count, see
+// schedule.go). So the audit trail and the index of who may decide never
+// lag the approval by more than a write of its own, and a decision waits
+// on no write for them:
+//
+//   - the writes of a decision (the claim, and the outcome recorded once
+//     the execution is resumed) are one conditional PutItem each: their
+//     events wait in the record itself (AuditOutbox), written in the same
+//     write as the decision, and the decider entries to delete and the
+//     count to move wait with them (deferred);
+//   - the next write of the approval, which records its message updated
+//     (or the first failed update, or the outcome itself when there is no
+//     message to update), is the transaction that carries them all.
+//
+// Decider entries to add (a new request, a hand-over, an escalation) are
+// never deferred: without them a person's list would miss the request. A
+// deferred entry to delete only costs its decider's list a read of an
+// approval that is no longer pending (ListFor reads each whole).
 //
 // A decider entry ("pend#<decider>#<approval>") is on the queue index under
 // "pend#<decider>" by creation time, one for each user or user group that
@@ -192,10 +207,31 @@ func recordItem(r record) map[string]types.AttributeValue {
 	return item
 }
 
+// deferred reports whether the side writes of a write of a wait for a
+// later write of it (see above): a claim, or a close whose message is
+// still to be updated, that adds no decider entry.
+func deferred(before record, a workflow.Approval) bool {
+	if !a.Status.Final() && before.counted < 0 {
+		return false // a record of an older version, to count now
+	}
+	for _, d := range deciders(a) {
+		if !slices.Contains(before.entries, d) {
+			return false
+		}
+	}
+	switch {
+	case a.Status == workflow.StatusClaimed:
+		return true
+	case a.Status.Final():
+		return a.MessageTS != "" && !a.MessageSynced && !a.MessageGaveUp && a.MessageAttempts == 0
+	}
+	return false
+}
+
 // commit writes next over the record before, with what rides with it
-// (sideWrites), if the stored item is still at before's version: one
-// PutItem, or one TransactWriteItems when something rides with it. It
-// returns the record as stored, or a *changed error.
+// (sideWrites) unless that is deferred, if the stored item is still at
+// before's version: one PutItem, or one TransactWriteItems when something
+// rides with it. It returns the record as stored, or a *changed error.
 func (s *Store) commit(ctx context.Context, before record, next workflow.Approval) (record, error) {
 	if groups := newGroups(before, next); len(groups) > 0 {
 		if err := s.markGroups(ctx, groups, openUntil(next)); err != nil {
@@ -203,6 +239,9 @@ func (s *Store) commit(ctx context.Context, before record, next workflow.Approva
 		}
 	}
 	stored, side := s.sideWrites(before, next, maxTransactItems-1)
+	if deferred(before, next) {
+		stored, side = record{a: next, version: before.version + 1, entries: before.entries, counted: before.counted}, nil
+	}
 	item := recordItem(stored)
 	cond := aws.String("#version = :version")
 	names := map[string]string{"#version": attrVersion}
