@@ -27,11 +27,18 @@ func (s *Store) Create(ctx context.Context, a workflow.Approval) (stored workflo
 	if a.ID == "" || a.TaskToken == "" || a.Status != workflow.StatusPending {
 		return workflow.Approval{}, false, workflow.Errorf(workflow.EINVALID, "a new approval needs an ID, a task token and status pending")
 	}
-	if groups := newGroups(record{counted: -1}, a); len(groups) > 0 {
-		if err := s.markGroups(ctx, groups, openUntil(a)); err != nil {
-			return workflow.Approval{}, false, fmt.Errorf("store approval %s: %w", a.ID, err)
-		}
+	// The user groups are marked beside the write (see markGroups).
+	marked := make(chan error, 1)
+	go func() { marked <- s.markGroups(ctx, newGroups(record{counted: -1}, a), openUntil(a)) }()
+	stored, created, err = s.create(ctx, a)
+	if merr := <-marked; err == nil && merr != nil {
+		return workflow.Approval{}, false, fmt.Errorf("store approval %s: %w", a.ID, merr)
 	}
+	return stored, created, err
+}
+
+// create is Create's transaction.
+func (s *Store) create(ctx context.Context, a workflow.Approval) (workflow.Approval, bool, error) {
 	guard := guardID(a.TaskToken)
 	for attempt := 1; ; attempt++ {
 		// Built again for each attempt: the count's shard is picked anew.

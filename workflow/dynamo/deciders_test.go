@@ -90,8 +90,9 @@ func TestDeciderEntriesFollowWhoMayDecide(t *testing.T) {
 	if diff := cmp.Diff([]string{other.ID}, listFor("U0ANN", "S0TEAM", "U0BOSS")); diff != "" {
 		t.Errorf("ListFor of several deciders (-want +got):\n%s", diff)
 	}
-	if got := groups(a.Deadline.Add(time.Second)); len(got) != 0 {
-		t.Errorf("DeciderGroups past the last deadline of their approvals = %v, want none", got)
+	// Marks last until the end of the day after the last deadline.
+	if got := groups(a.Deadline.Add(48 * time.Hour)); len(got) != 0 {
+		t.Errorf("DeciderGroups two days past the last deadline of their approvals = %v, want none", got)
 	}
 	for _, item := range rawItems(t, s, "") {
 		if id := item[attrID].(*types.AttributeValueMemberS).Value; strings.HasPrefix(id, deciderPrefix) && strings.HasSuffix(id, a.ID) {

@@ -40,6 +40,7 @@ type Store struct {
 	pageSize  int // items per Query page in List
 	versions  *versions
 	retention time.Duration // of the audit records written with the changes
+	marks     marks         // of user groups in the groups item
 }
 
 var _ workflow.Store = (*Store)(nil)

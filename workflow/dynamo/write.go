@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -166,12 +167,19 @@ func openUntil(a workflow.Approval) time.Time {
 }
 
 // markGroups records in the groups item that the user groups may decide
-// an approval open until until. A later mark of a group is never moved
-// back. It is written before the approval, outside its transaction (where
-// every approval of a group would contend for this one item): a mark
-// without an approval costs a reader one Query at most.
+// an approval open until until, rounded up to the end of the next UTC day,
+// so that a group with steady requests is marked about once a day per
+// process (it remembers its marks; a mark a day late costs a member one
+// Query a read). A later mark of a group is never moved back. It is
+// written beside the approval, outside its transaction (where every
+// approval of a group would contend for this one item): a mark without an
+// approval costs a reader one Query at most.
 func (s *Store) markGroups(ctx context.Context, groups []string, until time.Time) error {
+	until = until.UTC().Truncate(24 * time.Hour).Add(48 * time.Hour)
 	for _, g := range groups {
+		if s.marks.covers(g, until) {
+			continue
+		}
 		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                 aws.String(s.table),
 			Key:                       key(groupsID),
@@ -184,8 +192,32 @@ func (s *Store) markGroups(ctx context.Context, groups []string, until time.Time
 		if err != nil && !errors.As(err, &later) {
 			return fmt.Errorf("list user group %s among the groups that may decide: %w", g, err)
 		}
+		s.marks.add(g, until)
 	}
 	return nil
+}
+
+// marks remembers until when this process marked each user group.
+type marks struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+func (m *marks) covers(group string, until time.Time) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.until[group].Before(until)
+}
+
+func (m *marks) add(group string, until time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.until == nil || len(m.until) > 10000 {
+		m.until = map[string]time.Time{}
+	}
+	if m.until[group].Before(until) {
+		m.until[group] = until
+	}
 }
 
 // changed is commit's answer when the stored approval is no longer the
