@@ -49,6 +49,7 @@ type homes struct {
 	queue    []string
 	last     map[string]time.Time // person → when their Home was last published
 	changed  []workflow.Approval  // changes whose watchers' Homes are to be re-published
+	moved    chan struct{}        // a change was added to changed (capacity 1)
 	signal   chan struct{}
 	stopping bool
 	stopped  chan struct{} // closed by stop
@@ -71,14 +72,14 @@ type homeDue struct {
 const (
 	homeWorkers   = 2
 	homeEvery     = 2 * time.Second  // one person's Home at most this often
-	watchersEvery = 10 * time.Second // who watches, read this often
+	watchersEvery = 5 * time.Second  // who watches, read this often
 	tailEvery     = 2 * time.Second  // changes made elsewhere, read this often
 	tailOverlap   = 10 * time.Second // the audit trail's index may show an event this late
 )
 
 func newHomes(api *slack.Client, approvals Approvals, site *workspace, cfg Config, log *zap.Logger) *homes {
 	return &homes{api: api, approvals: approvals, site: site, log: log, cfg: cfg, pace: pacing.New(pacing.Rate{}), now: time.Now,
-		due: map[string]homeDue{}, last: map[string]time.Time{}, local: map[string]time.Time{}, signal: make(chan struct{}), stopped: make(chan struct{})}
+		due: map[string]homeDue{}, last: map[string]time.Time{}, local: map[string]time.Time{}, moved: make(chan struct{}, 1), signal: make(chan struct{}), stopped: make(chan struct{})}
 }
 
 // publish asks for user's Home to be published, with notice (mrkdwn) on
@@ -113,16 +114,21 @@ func (h *homes) enqueue(user string, d homeDue) {
 }
 
 // refresh asks for the Homes of the watchers a concerns to be published
-// again: a changed here.
+// again: a changed here. While nobody watches (as read lately), it costs
+// nothing more.
 func (h *homes) refresh(a workflow.Approval) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.stopping {
+	now := h.now()
+	if h.stopping || (h.watchers != nil && len(h.watchers) == 0 && now.Sub(h.watchersAt) < watchersEvery) {
 		return
 	}
-	h.local[a.ID] = h.now()
+	h.local[a.ID] = now
 	h.changed = append(h.changed, a)
-	h.wake()
+	select {
+	case h.moved <- struct{}{}:
+	default:
+	}
 }
 
 func (h *homes) wake() {
@@ -226,15 +232,13 @@ func (h *homes) nextChanged(ctx context.Context) ([]workflow.Approval, bool) {
 			h.mu.Unlock()
 			return changed, true
 		}
-		stopping, signal := h.stopping, h.signal
 		h.mu.Unlock()
-		if stopping || ctx.Err() != nil {
-			return nil, false
-		}
 		select {
 		case <-ctx.Done():
 			return nil, false
-		case <-signal:
+		case <-h.stopped:
+			return nil, false
+		case <-h.moved:
 		}
 	}
 }
