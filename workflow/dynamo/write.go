@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -86,16 +85,6 @@ func entryItem(decider string, a workflow.Approval) map[string]types.AttributeVa
 		item[attrPurgeAt] = number(a.PurgeAt.Unix())
 	}
 	return item
-}
-
-// entryApproval is the approval ID in a decider entry's sort key.
-func entryApproval(item map[string]types.AttributeValue) string {
-	k, ok := item[attrQueuedAt].(*types.AttributeValueMemberS)
-	if !ok {
-		return ""
-	}
-	_, id, _ := strings.Cut(k.Value, "#")
-	return id
 }
 
 // sideWrites are the items that go with writing a over the record before,
