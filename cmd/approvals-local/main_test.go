@@ -50,7 +50,7 @@ func TestSmallLoadRun(t *testing.T) {
 	if err := run(testContext(t), []string{"-load", "20"}, os.Getenv, &out, &errs); err != nil {
 		t.Fatalf("load: %v\n%s\n%s", err, out.String(), errs.String())
 	}
-	for _, want := range []string{"resumes                         20 (want 20)", "DynamoDB calls per decision", "TransactWriteItems 2.00"} {
+	for _, want := range []string{"resumes                         20 (want 20)", "DynamoDB calls per decision", "PutItem 2.00"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("load report without %q:\n%s", want, out.String())
 		}
