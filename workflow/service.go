@@ -168,8 +168,8 @@ const (
 	// executionMaxAge is Step Functions' one-year limit: without a timeout
 	// a task waits at most that long.
 	executionMaxAge = 365 * 24 * time.Hour
-	// listAll reads a whole queue (the store pages through it): the
-	// sweeper must see every overdue approval, not the oldest thousand.
+	// listAll reads every open approval of an execution (the store pages
+	// through them): CloseExecution closes them all.
 	listAll = math.MaxInt32
 )
 
