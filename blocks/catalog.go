@@ -238,6 +238,7 @@ const (
 	KHomeUpdated       Key = "home.updated"
 	KHomeWaiting       Key = "home.waiting"
 	KHomeCannotList    Key = "home.cannot_list"
+	KSomeUnchecked     Key = "pending.some_unchecked"
 	KHomeNothing       Key = "home.nothing"
 	KHomeCountOne      Key = "home.count_one"
 	KHomeCount         Key = "home.count"

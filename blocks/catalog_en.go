@@ -174,6 +174,7 @@ var english = map[Key]string{
 	KHomeUpdated:       "Updated %s · `/approvals pending` and `/approvals history` answer in any channel.",
 	KHomeWaiting:       "*Waiting for your decision*",
 	KHomeCannotList:    "Could not list what waits for you right now; this page shows it again when you come back.",
+	KSomeUnchecked:     "Some requests for user groups could not be checked right now (Slack did not say who is in them), so they are not listed; try again in a minute.",
 	KHomeNothing:       "Nothing waits for you. :tada:",
 	KHomeCountOne:      " · 1 request, oldest first",
 	KHomeCount:         " · %d requests, oldest first",

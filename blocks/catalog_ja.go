@@ -175,6 +175,7 @@ var japanese = map[Key]string{
 	KHomeUpdated:       "%s に更新 · `/approvals pending` と `/approvals history` はどのチャンネルでも使えます。",
 	KHomeWaiting:       "*あなたの判断を待っている依頼*",
 	KHomeCannotList:    "今はあなたの判断を待つ依頼を一覧できません。次にこのページを開いたときに表示します。",
+	KSomeUnchecked:     "ユーザーグループ宛ての依頼の一部は、今はメンバーを確認できない（Slack から応答がない）ため表示していません。少し待ってからもう一度お試しください。",
 	KHomeNothing:       "判断を待っている依頼はありません。 :tada:",
 	KHomeCountOne:      " · 1 件（古い順）",
 	KHomeCount:         " · %d 件（古い順）",

@@ -38,13 +38,15 @@ type Home struct {
 	// wrote), or "".
 	Notice string
 	// PendingUnavailable and HistoryUnavailable say a list could not be
-	// read.
+	// read; PendingUnchecked that the requests of some user groups are
+	// left out because Slack could not say who is in them.
 	PendingUnavailable, HistoryUnavailable bool
 	// Requested are the open requests User asked for, oldest first (as
 	// Service.RequestedBy lists them), each with its Withdraw button;
 	// RequestedUnavailable says they could not be listed.
 	Requested            []workflow.Approval
 	RequestedUnavailable bool
+	PendingUnchecked     bool
 	// Base is the workspace URL for links to messages ("" for none).
 	Base string
 	Now  time.Time
@@ -90,6 +92,9 @@ func homePending(h Home) []slack.Block {
 		head += T(l, KHomeCountOne)
 	default:
 		head += T(l, KHomeCount, total)
+	}
+	if h.PendingUnchecked && !h.PendingUnavailable {
+		head += "\n" + T(l, KSomeUnchecked)
 	}
 	blocks := []slack.Block{slack.NewSectionBlock(mrkdwn(head), nil, nil, slack.SectionBlockOptionBlockID("pending"))}
 	for _, a := range shown {

@@ -12,6 +12,15 @@ import (
 // maxListed bounds the approvals listed by /approvals pending.
 const maxListed = 20
 
+// WithUnchecked is the answer to /approvals pending m, in locale, with a
+// note that the requests of some user groups could not be checked.
+func WithUnchecked(locale string, m Message) Message {
+	note := T(locale, KSomeUnchecked)
+	m.Text += " " + note
+	m.Blocks = append(m.Blocks, slack.NewContextBlock("unchecked", mrkdwn(note)))
+	return m
+}
+
 // PendingMessage answers /approvals pending in locale: the approvals
 // waiting for the caller, oldest first, each with its age, deadline and a
 // link to its message (built on base, the workspace URL such as

@@ -3,6 +3,7 @@ package slackbot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,53 @@ func TestAppHomeMessagesTabIgnored(t *testing.T) {
 	h.home(outsider, "Nothing waits for you.", "Nothing yet.")
 	if _, ok := h.slack.Home(approver); ok {
 		t.Error("opening the Messages tab published a Home")
+	}
+}
+
+// homeHolds reports whether user's App Home, as last published, holds
+// text.
+func (h *harness) homeHolds(user, text string) bool {
+	v, ok := h.slack.Home(user)
+	return ok && strings.Contains(string(v.View), text)
+}
+
+// A Home its person opened stays live: a decision somebody else makes on
+// a request it lists takes the request off it, and a new request, or one
+// closed elsewhere (the execution-events function), shows within seconds;
+// a burst of decisions costs far fewer publishes than decisions.
+func TestAppHomeStaysLive(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(testConfig(), nil)
+	first := h.request(workflow.Request{Title: "Ship release 8"})
+	if _, err := h.slack.OpenHome(approver, "home"); err != nil {
+		t.Fatal(err)
+	}
+	h.home(approver, "Ship release 8")
+
+	h.click(approver2, first, "approve")
+	h.waitFor("the decided request off the Home", func() bool {
+		return h.homeHolds(approver, "Nothing waits for you.") && !h.homeHolds(approver, `"value":"`+first.ID+`"`)
+	})
+
+	later := h.request(workflow.Request{Title: "Rotate the keys"})
+	h.home(approver, "Rotate the keys")
+	if _, err := h.svc.CloseExecution(context.Background(), workflow.Execution{ARN: later.ExecutionARN, Status: workflow.ExecutionAborted, StoppedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the closed request off the Home", func() bool { return h.homeHolds(approver, "Nothing waits for you.") })
+
+	var burst []workflow.Approval
+	for i := range 20 {
+		burst = append(burst, h.request(workflow.Request{Title: fmt.Sprintf("Burst %d", i)}))
+	}
+	h.home(approver, "20 requests, oldest first")
+	before := h.slack.Calls("views.publish")
+	for _, a := range burst {
+		h.click(approver2, a, "approve")
+	}
+	h.waitFor("the burst off the Home", func() bool { return h.homeHolds(approver, "Nothing waits for you.") })
+	if n := h.slack.Calls("views.publish") - before; n > len(burst)/2 {
+		t.Errorf("%d views.publish calls for %d decisions: not coalesced", n, len(burst))
 	}
 }

@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"context"
+	"time"
 
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -34,11 +35,21 @@ type Approvals interface {
 	ClaimRequesterNotice(ctx context.Context, id string) (workflow.Approval, bool, error)
 	// RequestedBy lists the pending approvals user asked for, oldest first.
 	RequestedBy(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
-	// PendingFor lists the pending approvals user may decide, oldest first.
+	// PendingFor lists the pending approvals user may decide, oldest first,
+	// whole. With a *workflow.UncheckedError it lists all but those of the
+	// user groups whose members could not be looked up.
 	PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
 	// DecidedBy returns up to limit of user's latest acts (votes,
 	// decisions, hand-overs), one per approval, newest first.
 	DecidedBy(ctx context.Context, user string, limit int) ([]workflow.HistoryEntry, error)
+	// Watch records that user has their App Home in view; Watchers lists
+	// who has; Concerned lists the people whose Home lists (or listed) a.
+	Watch(ctx context.Context, user string) error
+	Watchers(ctx context.Context) ([]string, error)
+	Concerned(ctx context.Context, a workflow.Approval) []string
+	// ExportAudit calls fn with every audit event from since to until, in
+	// time order.
+	ExportAudit(ctx context.Context, since, until time.Time, fn func(workflow.AuditEvent) error) error
 	// Recover completes stale claims, does the deadline lifecycle's due
 	// steps (reminders, escalations, onDeadline decisions) and expires
 	// approvals past their deadline; the report says what to post.

@@ -3,6 +3,7 @@ package slackbot
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -354,6 +355,36 @@ func TestPendingCommand(t *testing.T) {
 	}
 	if !strings.Contains(string(posts[1].Body)+string(posts[2].Body), "Usage") {
 		t.Error("no usage answer for help")
+	}
+}
+
+// While Slack cannot say who is in one user group, /approvals pending
+// lists everything else and says some requests could not be checked.
+func TestPendingCommandSaysWhatItCouldNotCheck(t *testing.T) {
+	t.Parallel()
+	const other = "S0OTHER"
+	h := newHarness(t, func(o *fakeslack.Options) { o.Groups[other] = []string{member} })
+	h.startBot(testConfig(), nil)
+	direct := h.request(workflow.Request{Approvers: []string{member}, Title: "Mine directly"})
+	viaGroup := h.request(workflow.Request{Approvers: []string{group}, Title: "Mine through the group"})
+	if _, err := h.dir.GroupMembers(context.Background(), group); err != nil { // cached: Slack answered it
+		t.Fatal(err)
+	}
+	h.slack.FailMethod("usergroups.users.list", -1, http.StatusTooManyRequests)
+	h.request(workflow.Request{Approvers: []string{other}, Title: "Mine through the other group"})
+
+	if _, err := h.slack.Slash(member, channel, "/approvals", "pending"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("answer", func() bool { return len(h.slack.ResponsePosts()) == 1 })
+	body := string(h.slack.ResponsePosts()[0].Body)
+	for _, want := range []string{direct.Title, viaGroup.Title, "could not be checked"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("answer without %q: %s", want, body)
+		}
+	}
+	if strings.Contains(body, "through the other group") {
+		t.Errorf("answer lists a request of the group nobody could check: %s", body)
 	}
 }
 

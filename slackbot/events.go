@@ -21,5 +21,5 @@ func (b *Bot) routeEvent(envelopeID string, data any) {
 		return
 	}
 	b.log.Debug("app home opened", zap.String("envelope_id", envelopeID), zap.String("slack_user", opened.User))
-	b.homes.publish(opened.User, "")
+	b.homes.opened(opened.User)
 }

@@ -102,9 +102,6 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	}
 	to = to.within(a)
 	log = log.With(zap.String("execution_arn", a.ExecutionARN))
-	if n := len(a.AuditOutbox); n > 0 && err == nil {
-		log = log.With(zap.Int("audit_pending", n))
-	}
 	l := b.localeOf(a)
 	switch workflow.ErrorCode(err) {
 	case "":
@@ -118,6 +115,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 			// for more.
 			log.Info("vote counted", zap.String("decision", string(d.Action)), zap.String("progress", blocks.Progress(a)))
 			b.updates.refresh(a)
+			b.homes.refresh(a)
 			b.tell(ctx, to, blocks.VoteText(a, d), log)
 			return
 		}
@@ -127,6 +125,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 		}
 		log.Info("decided", zap.String("decision", string(recorded.Action)), zap.String("decided_by", recorded.DecidedBy), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
+		b.homes.refresh(a)
 		if to.home {
 			b.tell(ctx, to, blocks.T(l, blocks.KDone, blocks.ReplyText(a), blocks.Escape(a.Title)), log)
 		}
@@ -308,6 +307,7 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 		b.updates.refresh(a)
 		b.updates.notify(a, blocks.DelegationNotice(a, a.Delegations[len(a.Delegations)-1]))
 		b.homes.publish(delegate, "")
+		b.homes.refresh(a)
 		b.tell(ctx, to, blocks.T(l, blocks.KHandedTo, blocks.Escape(a.Title), blocks.Mention(delegate)), log)
 	case workflow.EFORBIDDEN:
 		log.Info("hand-over refused", zap.Error(err))
@@ -331,12 +331,17 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 	switch sub, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(cmd.Text)), " "); sub {
 	case "", "pending":
 		pending, err := b.approvals.PendingFor(ctx2, cmd.UserID, 1000)
-		if err != nil {
+		var unchecked *workflow.UncheckedError
+		if err != nil && !errors.As(err, &unchecked) {
 			log.Error("pending approvals not listed", zap.Error(chat.Redacted(err)))
 			msg = blocks.Message{Text: blocks.T(b.cfg.Locale, blocks.KCmdPendingFailed)}
 			break
 		}
 		msg = blocks.PendingMessage(b.cfg.Locale, pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
+		if unchecked != nil {
+			log.Warn("pending approvals of some user groups not listed", zap.Strings("groups", unchecked.Groups), zap.Error(chat.Redacted(err)))
+			msg = blocks.WithUnchecked(b.cfg.Locale, msg)
+		}
 	case "history":
 		n, ok := historyCount(cmd.Text)
 		if !ok {

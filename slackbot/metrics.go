@@ -44,17 +44,9 @@ var (
 	sweepOutcomes    = []string{"resumed", "expired", "failed"}
 )
 
-// openAges are the buckets of approvals_open_approvals, by time since the
-// request: the label and the age below which an approval falls in it.
-var openAges = []struct {
-	label string
-	below time.Duration
-}{
-	{"under_1h", time.Hour},
-	{"1h_to_1d", 24 * time.Hour},
-	{"1d_to_7d", 7 * 24 * time.Hour},
-	{"over_7d", 1<<63 - 1},
-}
+// openAges label the buckets of approvals_open_approvals, by time since
+// the request: workflow.AgeBounds, in order, then older.
+var openAges = [len(workflow.AgeBounds) + 1]string{"under_1h", "1h_to_1d", "1d_to_7d", "over_7d"}
 
 // NewMetrics creates the bot's collectors and registers them with reg. It
 // returns an error when a name is already registered there (such as a
@@ -113,7 +105,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}),
 		open: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "approvals_open_approvals",
-			Help: "Open (pending or claimed) approvals at the last sweep, by age since the request (under_1h, 1h_to_1d, 1d_to_7d, over_7d).",
+			Help: "Open (pending or claimed) approvals at the last sweep, by age since the request (under_1h, 1h_to_1d, 1d_to_7d, over_7d): counts the store keeps, moved on by the sweeps as approvals age.",
 		}, []string{"age"}),
 	}
 	gauges := []prometheus.Collector{
@@ -154,8 +146,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	for _, v := range []string{"ok", "failed"} {
 		m.sweeps.WithLabelValues(v)
 	}
-	for _, b := range openAges {
-		m.open.WithLabelValues(b.label)
+	for _, label := range openAges {
+		m.open.WithLabelValues(label)
 	}
 	return m, nil
 }
@@ -260,21 +252,11 @@ func (m *Metrics) sweep(rep workflow.RecoverReport, failed bool, queued int, now
 	m.swept.WithLabelValues("expired").Add(float64(rep.Expired))
 	m.swept.WithLabelValues("failed").Add(float64(rep.Failed))
 	m.sweptMessages.Add(float64(queued))
-	if rep.Open == nil {
-		return // the queues were not read: keep the last ages
+	if len(rep.Open) != len(openAges) {
+		return // the counts were not read: keep the last ones
 	}
-	counts := make([]int, len(openAges))
-	for _, created := range rep.Open {
-		age := now.Sub(created)
-		for i, b := range openAges {
-			if age < b.below {
-				counts[i]++
-				break
-			}
-		}
-	}
-	for i, b := range openAges {
-		m.open.WithLabelValues(b.label).Set(float64(counts[i]))
+	for i, label := range openAges {
+		m.open.WithLabelValues(label).Set(float64(rep.Open[i]))
 	}
 }
 

@@ -63,6 +63,7 @@ func (b *Bot) sweepOnce(ctx context.Context) {
 		b.log.Info("request closed: its execution ended unnoticed", zap.String("approval_id", a.ID),
 			zap.String("execution_arn", a.ExecutionARN), zap.String("reason", a.Cancellation.Reason))
 		b.updates.enqueue(a, true)
+		b.homes.refresh(a)
 	}
 	if rep.Expired > 0 {
 		b.log.Warn("approvals expired unanswered", zap.Int("expired", rep.Expired), zap.String("alert", alertExpired))
@@ -98,6 +99,7 @@ func (b *Bot) lifecycle(rep workflow.RecoverReport) {
 		b.log.Info("request escalated", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
 		b.updates.notify(a, blocks.EscalationNotice(a))
 		b.updates.refresh(a)
+		b.homes.refresh(a)
 	}
 	for _, a := range rep.Reminded {
 		b.log.Info("approvers reminded", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN))
@@ -108,5 +110,6 @@ func (b *Bot) lifecycle(rep workflow.RecoverReport) {
 		b.log.Info("decided at the deadline", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN),
 			zap.String("decision", string(a.Decision.Action)), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
+		b.homes.refresh(a)
 	}
 }

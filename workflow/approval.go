@@ -42,21 +42,24 @@ func (s Status) Final() bool {
 type Queue string
 
 const (
-	// QueuePending lists approvals waiting for a decision, oldest first.
-	QueuePending Queue = "pending"
-	// QueueClaimed lists approvals whose resume is not yet confirmed.
-	QueueClaimed Queue = "claimed"
+	// QueueOpen lists the open approvals by when the sweeper next has work
+	// on them: a pending approval by its Due time, a claimed one (whose
+	// resume is not yet confirmed) by when its claim may be taken over
+	// (ClaimedAt plus DefaultClaimLease). So one read of what is due finds
+	// both.
+	QueueOpen Queue = "pending"
 	// QueueMessage lists final approvals whose Slack message does not yet
 	// show the outcome, by when their next update is due.
 	QueueMessage Queue = "message"
 	// QueueAudit lists final approvals whose message needs nothing more
 	// but whose audit events are not all written (AuditOutbox), by when
-	// they closed.
+	// their write is due: when they closed, or the retry time after a
+	// failed write (AuditRetryAt).
 	QueueAudit Queue = "audit"
 )
 
 // NeverDue is the Due of a pending approval the sweeper has nothing to
-// do for: no deadline, no step, no heartbeat, no audit event to write.
+// do for: no deadline, no step, no heartbeat.
 var NeverDue = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 
 // Approval is one stored request for a human decision, keyed by a short
@@ -123,12 +126,22 @@ type Approval struct {
 	Delegations []Delegation
 	// HeartbeatAt is when the next heartbeat is due (Policy.Heartbeat).
 	HeartbeatAt time.Time
+	// AgeBucket is how many AgeBounds the approval's age had passed when
+	// it was last written: the bucket Store.OpenCounts counts it in while
+	// it is open. The sweeper moves a pending approval on as it ages.
+	AgeBucket int
 
 	// AuditSeq counts the approval's audit events; AuditOutbox holds those
 	// not yet written to the AuditLog. Every change records its events in
-	// the same write, so none is lost; they are written out after it.
-	AuditSeq    int
-	AuditOutbox []AuditEvent
+	// the same write, so none is lost: a Store that keeps the audit trail
+	// writes them with it (and returns none here); otherwise they are
+	// written out after it. AuditAttempts counts the failed writes of a
+	// final approval's events left here; the next is not due before
+	// AuditRetryAt.
+	AuditSeq      int
+	AuditOutbox   []AuditEvent
+	AuditAttempts int
+	AuditRetryAt  time.Time
 
 	// Amended is set on a listed approval (Store.List, Store.ListOpen)
 	// whose record says more about who may decide than the listing holds:
@@ -166,16 +179,21 @@ func (p MessageRetry) Delay(n int) time.Duration {
 	return d
 }
 
-// QueuedAt orders an approval on its queue: on QueuePending, when the
-// sweeper next has work on it (Due); on QueueClaimed, its creation; on
+// QueuedAt orders an approval on its queue: on QueueOpen, when the
+// sweeper next has work on it (Due, or the end of a claim's lease); on
 // QueueMessage, when its next update is due (when it closed, or the retry
-// time after a failed update); on QueueAudit, when it closed.
+// time after a failed update); on QueueAudit, when its write is due (when
+// it closed, or the retry time after a failed write).
 func (a Approval) QueuedAt() time.Time {
 	switch q := a.Queue(); {
-	case q == QueuePending:
+	case q == QueueOpen && a.Status == StatusClaimed:
+		return a.ClaimedAt.Add(DefaultClaimLease)
+	case q == QueueOpen:
 		return a.Due()
 	case q == QueueMessage && !a.MessageRetryAt.IsZero():
 		return a.MessageRetryAt
+	case q == QueueAudit && !a.AuditRetryAt.IsZero():
+		return a.AuditRetryAt
 	case (q == QueueMessage || q == QueueAudit) && !a.ClosedAt.IsZero():
 		return a.ClosedAt
 	}
@@ -183,17 +201,17 @@ func (a Approval) QueuedAt() time.Time {
 }
 
 // Due is when the sweeper next has work on the pending approval a: its
-// first audit event not yet written, its next step or heartbeat, or its
-// deadline (to expire it); NeverDue when none.
+// next step or heartbeat, or its deadline (to expire it); NeverDue when
+// none. Audit events left in its record do not make it due: they are
+// written with its next change, and those of a final approval on
+// QueueAudit, so an approval whose events cannot be written never holds
+// up the deadline work of others.
 func (a Approval) Due() time.Time {
 	due := NeverDue
 	earlier := func(t time.Time) {
 		if !t.IsZero() && t.Before(due) {
 			due = t
 		}
-	}
-	if len(a.AuditOutbox) > 0 {
-		earlier(a.AuditOutbox[0].At)
 	}
 	if i := slices.IndexFunc(a.Steps, func(s Step) bool { return s.DoneAt.IsZero() }); i >= 0 {
 		earlier(a.Steps[i].At)
@@ -202,7 +220,24 @@ func (a Approval) Due() time.Time {
 		earlier(a.HeartbeatAt)
 	}
 	earlier(a.Deadline)
+	if a.AgeBucket < len(AgeBounds) {
+		earlier(a.CreatedAt.Add(AgeBounds[a.AgeBucket]))
+	}
 	return due
+}
+
+// AgeBounds are the ages at which an open approval moves to the next
+// bucket of the open approvals' count (Store.OpenCounts): under an hour,
+// under a day, under a week, older.
+var AgeBounds = [...]time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+
+// ageBucket is how many AgeBounds age has passed.
+func ageBucket(age time.Duration) int {
+	n := 0
+	for n < len(AgeBounds) && age >= AgeBounds[n] {
+		n++
+	}
+	return n
 }
 
 // Clone returns a deep copy of a: changing the copy's lists never
@@ -308,10 +343,8 @@ func (a Approval) amended() bool {
 // Queue reports the work list the approval belongs to, or "" if none.
 func (a Approval) Queue() Queue {
 	switch {
-	case a.Status == StatusPending:
-		return QueuePending
-	case a.Status == StatusClaimed:
-		return QueueClaimed
+	case a.Status == StatusPending, a.Status == StatusClaimed:
+		return QueueOpen
 	case a.Status.Final() && !a.MessageSynced && !a.MessageGaveUp && a.MessageTS != "":
 		return QueueMessage
 	case a.Status.Final() && len(a.AuditOutbox) > 0:

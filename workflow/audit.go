@@ -138,7 +138,7 @@ const MaxHistory = 100
 // (on QueuePending or QueueAudit, where Recover writes them later) and
 // OnAuditError is told. It returns a as it now stands.
 func (s *Service) audit(ctx context.Context, a Approval) Approval {
-	if s.Audit == nil || len(a.AuditOutbox) == 0 {
+	if _, itself := s.store.(AuditingStore); itself || s.Audit == nil || len(a.AuditOutbox) == 0 {
 		return a
 	}
 	written, err := s.writeAudit(ctx, a)
@@ -164,13 +164,20 @@ func (s *Service) writeAudit(ctx context.Context, a Approval) (Approval, error) 
 	return stored, nil
 }
 
+// DefaultAuditRetry spaces the writes of a final approval's audit events
+// that keep failing: a minute after the first failure, doubling up to an
+// hour.
+var DefaultAuditRetry = MessageRetry{Base: time.Minute, Max: time.Hour}
+
 // writeAuditBacklog is Recover's step for final approvals whose audit
-// events are not all written (QueueAudit).
+// events are not all written and due (QueueAudit): one page a run; a
+// failed write backs its approval off (Approval.AuditFailed), so the page
+// moves on to the others.
 func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *RecoverReport) error {
-	if s.Audit == nil {
+	if _, none := s.store.(AuditingStore); s.Audit == nil || none {
 		return nil
 	}
-	backlog, err := s.store.List(ctx, QueueAudit, now, dueBatch)
+	backlog, _, err := s.store.List(ctx, QueueAudit, "", now, dueBatch)
 	if err != nil {
 		return fmt.Errorf("list approvals with audit events to write: %w", err)
 	}
@@ -183,7 +190,9 @@ func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *Rec
 			rep.AuditErrors = append(rep.AuditErrors, fmt.Errorf("read approval %s to write its audit events: %w", l.ID, err))
 			continue
 		}
-		s.auditCounted(ctx, a, rep)
+		if written := s.auditCounted(ctx, a, rep); len(written.AuditOutbox) > 0 {
+			_, _ = s.store.Update(ctx, a.ID, func(x *Approval) error { return x.AuditFailed(now, DefaultAuditRetry) })
+		}
 	}
 	return nil
 }
@@ -191,7 +200,7 @@ func (s *Service) writeAuditBacklog(ctx context.Context, now time.Time, rep *Rec
 // auditCounted writes a's audit events like audit, counting them, or the
 // failure, in rep. It returns a as it now stands.
 func (s *Service) auditCounted(ctx context.Context, a Approval, rep *RecoverReport) Approval {
-	if s.Audit == nil || len(a.AuditOutbox) == 0 {
+	if _, itself := s.store.(AuditingStore); itself || s.Audit == nil || len(a.AuditOutbox) == 0 {
 		return a
 	}
 	written, err := s.writeAudit(ctx, a)

@@ -82,8 +82,9 @@ func TestEveryEventIsAudited(t *testing.T) {
 }
 
 // An audit log that cannot be written never fails a decision: the events
-// stay in the record, the failure is told, and Recover writes them later,
-// each once.
+// stay in the record, the failure is told, and they are written later,
+// each once: a final approval's by Recover (backing off after each failed
+// try), a pending approval's with its next change.
 func TestAuditOutageNeverFailsADecision(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -111,15 +112,26 @@ func TestAuditOutageNeverFailsADecision(t *testing.T) {
 	if len(told) != 3 {
 		t.Errorf("OnAuditError was told %d times, want 3 (vote, decision, message synced)", len(told))
 	}
-	if rep, _ := f.svc.Recover(ctx); len(rep.AuditErrors) != 2 || rep.Audited != 0 {
-		t.Errorf("Recover during the outage = %d written, errors %v; want both approvals tried", rep.Audited, rep.AuditErrors)
+	if rep, _ := f.svc.Recover(ctx); len(rep.AuditErrors) != 1 || rep.Audited != 0 {
+		t.Errorf("Recover during the outage = %d written, errors %v; want the decided approval tried", rep.Audited, rep.AuditErrors)
+	}
+	if a := must(f.svc.Get(ctx, decided.ID)); a.AuditAttempts != 1 || !a.AuditRetryAt.After(f.clock()) {
+		t.Errorf("after a failed write: attempts %d, retry at %v; want 1, later than now", a.AuditAttempts, a.AuditRetryAt)
 	}
 
 	f.audit.SetErr(nil)
-	rep, err := f.svc.Recover(ctx)
-	if err != nil || rep.Audited != 3 || len(rep.AuditErrors) != 0 {
-		t.Fatalf("Recover = %d written, %v, %v; want the 3 waiting events written", rep.Audited, rep.AuditErrors, err)
+	if rep, _ := f.svc.Recover(ctx); rep.Audited != 0 || len(rep.AuditErrors) != 0 {
+		t.Errorf("Recover before the retry is due = %d written, %v; want nothing tried", rep.Audited, rep.AuditErrors)
 	}
+	f.advance(workflow.DefaultAuditRetry.Base)
+	rep, err := f.svc.Recover(ctx)
+	if err != nil || rep.Audited != 2 || len(rep.AuditErrors) != 0 {
+		t.Fatalf("Recover = %d written, %v, %v; want the decided approval's 2 waiting events written", rep.Audited, rep.AuditErrors, err)
+	}
+	if a := must(f.svc.Get(ctx, pending.ID)); len(a.AuditOutbox) != 1 {
+		t.Errorf("the pending approval's vote: %d events waiting, want 1 (written with its next change)", len(a.AuditOutbox))
+	}
+	must(f.svc.Decide(ctx, pending.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, DecidedBy: "U0456DEF"}))
 	for _, id := range []string{pending.ID, decided.ID} {
 		if a := must(f.svc.Get(ctx, id)); len(a.AuditOutbox) != 0 || a.Queue() == workflow.QueueAudit {
 			t.Errorf("approval %s: %d events waiting, queue %q", id, len(a.AuditOutbox), a.Queue())
@@ -133,7 +145,7 @@ func TestAuditOutageNeverFailsADecision(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	if want := 2 + 2 + 1 + 2; len(seen) != want { // requested and posted of each, the vote, decided and resumed
+	if want := 2 + 2 + 1 + 2 + 3; len(seen) != want { // requested and posted of each, the first vote, decided and resumed, the second vote, decided and resumed
 		t.Errorf("%d events written, want %d", len(seen), want)
 	}
 }

@@ -1,10 +1,8 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,21 +14,23 @@ import (
 // gone. Step Functions allows DescribeExecution about 15 calls a second
 // per account and region (a bucket of 300), shared with everything else,
 // so the checks are bounded: each Recover run asks about at most PerRun
-// executions, one call per execution whatever its number of approvals,
-// never about one it asked about less than Every ago, those known running
-// longest ago first (by the later of the last check and the newest
-// approval's creation). Approvals younger than After are left to the
-// event, and approvals past their deadline to expiry.
+// executions, one call per execution whatever its number of approvals.
 //
-// So, per replica, with E executions holding pending approvals and Recover
-// every S, an execution's end is noticed within After + max(Every,
-// ⌈E/PerRun⌉·S) + S even when its event is lost. The defaults, with the
-// bot's 30 s sweep (up to 37.5 s with its jitter): at most 10 calls a
-// sweep, 20 a minute per replica (a sixth of a second's quota); every
-// execution checked every 10 minutes while E ≤ 160, noticed within about
-// 13 minutes; with 10,000 executions about every 10½ hours. Replicas do
-// not share what they checked, so N replicas make up to N times the calls
-// and each keeps the bound on its own.
+// The checks are scheduled in the Store, one entry per execution, which
+// every replica shares: a request schedules its execution's first check
+// After its creation (approvals younger than that are left to the status
+// change event; a later request of the same execution moves it later),
+// and each check that finds the execution running schedules the next one
+// Every later. A run reads only the checks due, the longest due first.
+//
+// So, with E executions holding pending approvals and the replicas' sweeps
+// running Recover R times a second in all, an execution's end is noticed
+// within After + max(Every, E/(PerRun·R)) plus a sweep even when its event
+// is lost. The defaults, with two replicas sweeping every 30 s (up to
+// 37.5 s with jitter): at most 10 calls a sweep, 40 a minute in all (a
+// sixth of a second's quota); every execution checked every 10 minutes
+// while E ≤ 400, noticed within about 13 minutes; with 10,000 executions
+// about every 4 hours.
 type ExecutionChecks struct {
 	// PerRun bounds the executions one Recover run asks about; 0 turns the
 	// checks off.
@@ -44,109 +44,141 @@ type ExecutionChecks struct {
 // DefaultExecutionChecks: see ExecutionChecks.
 var DefaultExecutionChecks = ExecutionChecks{PerRun: 10, Every: 10 * time.Minute, After: 2 * time.Minute}
 
-// checkLog remembers when this process last checked each execution.
-type checkLog struct {
-	mu sync.Mutex
-	at map[string]time.Time
+// ScheduledCheck is an execution's next check, as a Store keeps it.
+type ScheduledCheck struct {
+	ExecutionARN string
+	At           time.Time
 }
 
-// candidate is an execution with pending approvals to check.
-type candidate struct {
-	arn       string
-	approvals []Approval
-	knownAt   time.Time // last known running: last check, or newest approval
+// checkCache remembers, per Service, before when no check can be due, so
+// that a Recover with nothing to check does not read the schedule: until
+// the first check the last read found not yet due, and at most until the
+// last read plus the least of After and Every (no check scheduled after a
+// read falls earlier).
+type checkCache struct {
+	mu       sync.Mutex
+	notUntil time.Time
 }
 
-// due picks up to n candidates to check at now, those known running
-// longest ago first, skipping any checked less than every ago. Executions
-// no longer among the candidates are forgotten.
-func (l *checkLog) due(all []candidate, now time.Time, n int, every time.Duration) []candidate {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	seen := make(map[string]bool, len(all))
-	var ready []candidate
-	for _, c := range all {
-		seen[c.arn] = true
-		last, checked := l.at[c.arn]
-		if checked && now.Sub(last) < every {
-			continue
-		}
-		if checked && last.After(c.knownAt) {
-			c.knownAt = last
-		}
-		ready = append(ready, c)
+func (c *checkCache) skip(now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return now.Before(c.notUntil)
+}
+
+func (c *checkCache) read(now, next time.Time, least time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.notUntil = now.Add(least)
+	if !next.IsZero() && next.Before(c.notUntil) {
+		c.notUntil = next
 	}
-	for arn := range l.at {
-		if !seen[arn] {
-			delete(l.at, arn)
-		}
-	}
-	slices.SortFunc(ready, func(a, b candidate) int {
-		return cmp.Or(a.knownAt.Compare(b.knownAt), strings.Compare(a.arn, b.arn))
-	})
-	return ready[:min(len(ready), n)]
 }
 
-// mark records a check of the execution at now.
-func (l *checkLog) mark(arn string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.at[arn] = now
+// checked is whether an execution ARN can be checked: a standard
+// execution's (DescribeExecution does not know Express ones, which cannot
+// wait for a token anyway).
+func checked(arn string) bool {
+	return arn != "" && !strings.Contains(arn, ":express:")
 }
 
-// checkExecutions is Recover's last step: it asks about the executions of
-// pending that are due a check and closes the approvals of those that
-// ended or are gone. It returns ctx's error if ctx ended before it was
-// done.
-func (s *Service) checkExecutions(ctx context.Context, pending []Approval, now time.Time, rep *RecoverReport) error {
-	c := s.ExecutionChecks
-	if s.Executions == nil || c.PerRun <= 0 {
+// scheduleFirstCheck schedules the first check of a's execution.
+func (s *Service) scheduleFirstCheck(ctx context.Context, a Approval) error {
+	if !checked(a.ExecutionARN) {
 		return nil
 	}
-	var all []candidate
-	index := map[string]int{}
-	for _, a := range pending {
-		if a.ExecutionARN == "" || strings.Contains(a.ExecutionARN, ":express:") || now.Sub(a.CreatedAt) < c.After ||
-			(!a.Deadline.IsZero() && !now.Before(a.Deadline.Add(s.ExpiryGrace))) {
-			continue // no DescribeExecution for Express executions (which cannot wait for a token anyway)
-		}
-		i, ok := index[a.ExecutionARN]
-		if !ok {
-			i = len(all)
-			index[a.ExecutionARN] = i
-			all = append(all, candidate{arn: a.ExecutionARN})
-		}
-		all[i].approvals = append(all[i].approvals, a)
-		if a.CreatedAt.After(all[i].knownAt) {
-			all[i].knownAt = a.CreatedAt
-		}
+	if err := s.store.ScheduleCheck(ctx, a.ExecutionARN, a.CreatedAt.Add(s.ExecutionChecks.After)); err != nil {
+		return fmt.Errorf("schedule the check of execution %s: %w", a.ExecutionARN, err)
 	}
-	for _, x := range s.checked.due(all, now, c.PerRun, c.Every) {
+	return nil
+}
+
+// checkExecutions is Recover's last step: it asks about the executions
+// whose check is due, at most PerRun, and closes the pending approvals of
+// those that ended or are gone; one that still runs is checked again
+// Every later, one without pending approvals leaves the schedule. It
+// returns ctx's error if ctx ended before it was done.
+func (s *Service) checkExecutions(ctx context.Context, now time.Time, rep *RecoverReport) error {
+	c := s.ExecutionChecks
+	if s.Executions == nil || c.PerRun <= 0 || s.checks.skip(now) {
+		return nil
+	}
+	due, next, err := s.store.ChecksDue(ctx, now, c.PerRun)
+	if err != nil {
+		rep.Failed++
+		rep.CheckErrors = append(rep.CheckErrors, fmt.Errorf("list the execution checks due: %w", err))
+		return nil
+	}
+	s.checks.read(now, next, min(c.After, c.Every))
+	for _, x := range due {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		s.checked.mark(x.arn, now)
-		got, err := s.Executions.Execution(ctx, x.arn)
-		rep.Checked++
-		var why Cancellation
-		switch {
-		case ErrorCode(err) == ENOTFOUND:
-			why = Cancellation{Reason: ReasonExecutionNotFound}
-		case err != nil:
-			rep.Failed++
-			rep.CheckErrors = append(rep.CheckErrors, fmt.Errorf("check whether execution %s still runs: %w", x.arn, err))
-			continue
-		case !got.Status.Ended():
-			continue
-		default:
-			why = Ended(got)
-		}
-		closed, err := s.cancelAll(ctx, x.approvals, why)
-		rep.Closed = append(rep.Closed, closed...)
-		if err != nil {
+		if err := s.checkExecution(ctx, x, now, rep); err != nil {
 			rep.Failed++
 			rep.CheckErrors = append(rep.CheckErrors, err)
 		}
 	}
 	return nil
+}
+
+// checkExecution does one check due: it looks up the open approvals of
+// the execution and, when a pending one is older than After, asks Step
+// Functions about it; if it ended, it closes those (younger ones are left
+// to their event). It schedules the next check, or forgets the execution
+// when it has no open approval left.
+func (s *Service) checkExecution(ctx context.Context, x ScheduledCheck, now time.Time, rep *RecoverReport) error {
+	c := s.ExecutionChecks
+	open, err := s.store.ListOpen(ctx, x.ExecutionARN, maxOpenPerExecution)
+	if err != nil {
+		return fmt.Errorf("list the open approvals of execution %s: %w", x.ExecutionARN, err)
+	}
+	var old, young []Approval
+	for _, a := range open {
+		switch {
+		case a.Status != StatusPending || (!a.Deadline.IsZero() && !now.Before(a.Deadline.Add(s.ExpiryGrace))):
+			// Claimed ones are being resumed, overdue ones expire.
+		case now.Sub(a.CreatedAt) < c.After:
+			young = append(young, a)
+		default:
+			old = append(old, a)
+		}
+	}
+	later := func() error {
+		if len(young) > 0 {
+			return s.store.ScheduleCheck(ctx, x.ExecutionARN, young[0].CreatedAt.Add(c.After))
+		}
+		if len(open) == 0 {
+			// Only if still at x.At: a request made meanwhile, which the
+			// index may show a moment late, moved it later.
+			return s.store.ForgetCheck(ctx, x.ExecutionARN, x.At)
+		}
+		return s.store.ScheduleCheck(ctx, x.ExecutionARN, now.Add(c.Every))
+	}
+	if len(old) == 0 {
+		return later()
+	}
+	got, err := s.Executions.Execution(ctx, x.ExecutionARN)
+	rep.Checked++
+	var why Cancellation
+	switch {
+	case ErrorCode(err) == ENOTFOUND:
+		why = Cancellation{Reason: ReasonExecutionNotFound}
+	case err != nil:
+		if serr := s.store.ScheduleCheck(ctx, x.ExecutionARN, now.Add(c.Every)); serr != nil {
+			err = fmt.Errorf("%w (and its next check was not scheduled: %w)", err, serr)
+		}
+		return fmt.Errorf("check whether execution %s still runs: %w", x.ExecutionARN, err)
+	case !got.Status.Ended():
+		return s.store.ScheduleCheck(ctx, x.ExecutionARN, now.Add(c.Every))
+	default:
+		why = Ended(got)
+	}
+	closed, err := s.cancelAll(ctx, old, why)
+	rep.Closed = append(rep.Closed, closed...)
+	if err != nil {
+		return err
+	}
+	open = young
+	return later()
 }

@@ -28,14 +28,23 @@ func (s *Service) CloseGone(ctx context.Context, reason string) ([]Approval, err
 	if s.Executions == nil {
 		return nil, fmt.Errorf("approval service has no Executions configured")
 	}
-	pending, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
-	if err != nil {
-		return nil, fmt.Errorf("list pending approvals: %w", err)
+	var open []Approval
+	var after Cursor
+	for {
+		page, next, err := s.store.List(ctx, QueueOpen, after, time.Time{}, 1000)
+		if err != nil {
+			return nil, fmt.Errorf("list open approvals: %w", err)
+		}
+		open = append(open, page...)
+		if next == "" {
+			break
+		}
+		after = next
 	}
 	byExecution := map[string][]Approval{}
 	var order []string
-	for _, a := range pending {
-		if a.ExecutionARN == "" {
+	for _, a := range open {
+		if a.ExecutionARN == "" || a.Status != StatusPending {
 			continue
 		}
 		if _, ok := byExecution[a.ExecutionARN]; !ok {

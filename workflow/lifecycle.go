@@ -13,6 +13,8 @@ const dueBatch = 100
 // advanced is what one advance did to an approval.
 type advanced struct {
 	reminded, escalated, beat bool
+	// aged: the approval moved to an older bucket of the open count.
+	aged bool
 	// claimed: the approval was claimed with its onDeadline decision, or
 	// to expire it; it is to be resumed.
 	claimed bool
@@ -21,7 +23,8 @@ type advanced struct {
 // advance does the due work of the deadline lifecycle on the pending
 // approval at now: it marks the steps due done, recording a reminder (one
 // however many were due) and the escalation, moves the next heartbeat on
-// when one was sent (beat), and claims the approval with its onDeadline
+// when one was sent (beat), moves it to the AgeBucket its age reached,
+// and claims the approval with its onDeadline
 // decision at that step, or to expire it when the deadline plus grace
 // passed or its task was found closed (taskClosed). With nothing to do it
 // is ErrUnchanged, or nil when a's queue entry is stale (due before now
@@ -61,6 +64,10 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 		a.HeartbeatAt = now.Add(a.Policy.Heartbeat)
 		did.beat = true
 	}
+	if b := ageBucket(now.Sub(a.CreatedAt)); b > a.AgeBucket {
+		a.AgeBucket = b
+		did.aged = true
+	}
 	var err error
 	switch {
 	case deadlineStep && a.Policy.OnDeadline != "":
@@ -84,47 +91,53 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 	return did, ErrUnchanged
 }
 
-// Advance does the due work of the deadline lifecycle, as Recover does
-// first: reminders, escalations, onDeadline decisions, heartbeats, and
-// expiring pending approvals past their deadline plus ExpiryGrace, each
-// done once however many replicas run it. It reads only the approvals due
-// (see advanceDue), so it may run more often than Recover. The report
-// holds what it did (Reminded, Escalated, Decided, Expired, Heartbeats,
-// …). Like Recover, it carries each approval it started through, and
-// returns ctx's error when ctx ended first.
+// Advance does the due work on open approvals, as Recover does first:
+// reminders, escalations, onDeadline decisions, heartbeats, expiring
+// pending approvals past their deadline plus ExpiryGrace, and completing
+// claims whose lease ran out, each done once however many replicas run
+// it. It reads only the approvals due (see workDue), so it may run more
+// often than Recover. The report holds what it did (Reminded, Escalated,
+// Decided, Expired, Resumed, Heartbeats, …). Like Recover, it carries
+// each approval it started through, and returns ctx's error when ctx
+// ended first.
 func (s *Service) Advance(ctx context.Context) (RecoverReport, error) {
 	var rep RecoverReport
-	err := s.advanceDue(ctx, s.Now().UTC(), &rep, map[string]bool{})
+	err := s.workDue(ctx, s.Now().UTC(), &rep)
 	return rep, err
 }
 
-// advanceDue is Recover's deadline work: it reads the pending approvals
-// due by now (QueuePending is ordered by Due), a page at a time, and
-// advances each, the longest due first. Only due approvals are read; each
-// is read once more, consistently, before anything is done to it. When
-// replicas work on the same approval at once, the store's conditional
-// write lets one of them do each step. It returns ctx's error if ctx
-// ended first.
-func (s *Service) advanceDue(ctx context.Context, now time.Time, rep *RecoverReport, closed map[string]bool) error {
-	seen := map[string]bool{}
-	for limit := dueBatch; ; limit += dueBatch {
-		due, err := s.store.List(ctx, QueuePending, now, limit)
+// workDue is Recover's work on open approvals: it reads those due by now
+// (QueueOpen is ordered by when the sweeper next has work on each), a page
+// at a time, and advances each pending one (advanceOne) and takes over
+// each claim whose lease ran out, the longest due first. Only due
+// approvals are read; each is read once more, consistently, before
+// anything is done to it. When replicas work on the same approval at
+// once, the store's conditional write lets one of them do each step. It
+// returns ctx's error if ctx ended first.
+func (s *Service) workDue(ctx context.Context, now time.Time, rep *RecoverReport) error {
+	var after Cursor
+	for {
+		due, next, err := s.store.List(ctx, QueueOpen, after, now, dueBatch)
 		if err != nil {
 			return fmt.Errorf("list the approvals due: %w", err)
 		}
 		for _, l := range due {
-			if seen[l.ID] {
-				continue
-			}
-			seen[l.ID] = true
 			if ctx.Err() != nil {
-				return fmt.Errorf("recovery stopped before doing every step due: %w", ctx.Err())
+				return fmt.Errorf("recovery stopped before doing everything due: %w", ctx.Err())
 			}
-			closed[l.ID] = s.advanceOne(ctx, l.ID, now, rep)
+			switch {
+			case l.Status == StatusPending:
+				s.advanceOne(ctx, l.ID, now, rep)
+			case l.Status == StatusClaimed && now.Sub(l.ClaimedAt) >= s.ClaimLease:
+				s.recoverOne(ctx, rep, &rep.Resumed, func(ctx context.Context) (Approval, error) {
+					return s.store.Update(ctx, l.ID, func(x *Approval) error { return x.Reclaim(l.ClaimedAt, now) })
+				})
+			}
 		}
-		if len(due) < limit {
+		if next == "" {
 			return nil
 		}
+		after = next
 	}
 }
 

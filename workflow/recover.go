@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"fmt"
-	"time"
 )
 
 // RecoverReport counts what Recover did.
@@ -13,10 +12,10 @@ type RecoverReport struct {
 	// deadline (plus ExpiryGrace), or whose task a heartbeat found closed.
 	Expired int
 	Failed  int // attempts that failed and stay queued
-	// Open holds the request time (CreatedAt) of every open (pending or
-	// claimed) approval the queues listed that this run did not close. It
-	// is nil when the run ended before it had read both queues.
-	Open    []time.Time
+	// Open counts the open (pending or claimed) approvals by age bucket
+	// (Store.OpenCounts: under AgeBounds[0], under AgeBounds[1], …, older).
+	// It is nil when the count could not be read.
+	Open    []int
 	Checked int // executions asked about (ExecutionChecks)
 	// Closed are the pending approvals closed because their execution
 	// ended or is gone, as stored: their messages need updating.
@@ -53,15 +52,18 @@ type RecoverReport struct {
 // and resume), does the due work of the deadline lifecycle (reminders,
 // escalations, onDeadline decisions, heartbeats, and expiring pending
 // approvals past their deadline plus ExpiryGrace), writes the audit events
-// left in records and, with Executions set, closes pending approvals whose
-// execution ended without CloseExecution being called (see
+// left in final records and, with Executions set, closes pending approvals
+// whose execution ended without CloseExecution being called (see
 // ExecutionChecks), so nothing is left stuck and no live button outlives
 // its task. Safe to run on every replica at once: every step is a
-// conditional write, done by one of them. Each run reads the claimed
-// queue, the pending approvals that are due (QueuePending is ordered by
-// Due), the audit backlog and, for the execution checks and Open, the
-// pending queue whole (Queries on the sparse queue index, paged by the
-// store).
+// conditional write, done by one of them.
+//
+// It reads only what is due, by index, a page at a time: the open
+// approvals due (QueueOpen is ordered by when the sweeper next has work on
+// each), the audit backlog due (not with an AuditingStore, which leaves
+// none), the execution checks due (only when one can be due), and the
+// count of open approvals (Store.OpenCounts). With nothing due that is one
+// Query and the count.
 //
 // The work on each approval (take over or claim, resume, record the
 // outcome) runs under a context of its own, bounded by RecoverBudget and
@@ -71,56 +73,20 @@ type RecoverReport struct {
 func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 	var rep RecoverReport
 	now := s.Now().UTC()
-	claimed, err := s.store.List(ctx, QueueClaimed, time.Time{}, listAll)
-	if err != nil {
-		return rep, fmt.Errorf("list claimed approvals: %w", err)
-	}
-	closed := map[string]bool{}
-	for _, a := range claimed {
-		if now.Sub(a.ClaimedAt) < s.ClaimLease {
-			continue
-		}
-		if ctx.Err() != nil {
-			return rep, fmt.Errorf("recovery stopped before completing every stale claim: %w", ctx.Err())
-		}
-		resumed := rep.Resumed
-		s.recoverOne(ctx, &rep, &rep.Resumed, func(ctx context.Context) (Approval, error) {
-			return s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Reclaim(a.ClaimedAt, now) })
-		})
-		closed[a.ID] = rep.Resumed > resumed
-	}
-	if err := s.advanceDue(ctx, now, &rep, closed); err != nil {
+	if err := s.workDue(ctx, now, &rep); err != nil {
 		return rep, err
 	}
 	if err := s.writeAuditBacklog(ctx, now, &rep); err != nil {
 		return rep, err
 	}
-	pending, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
-	if err != nil {
-		return rep, fmt.Errorf("list pending approvals: %w", err)
+	err := s.checkExecutions(ctx, now, &rep)
+	if counts, cerr := s.store.OpenCounts(ctx); cerr == nil {
+		rep.Open = counts
 	}
-	err = s.checkExecutions(ctx, pending, now, &rep)
-	for _, c := range rep.Closed {
-		closed[c.ID] = true
-	}
-	rep.Open = openSince(closed, claimed, pending)
 	if err != nil {
 		return rep, fmt.Errorf("recovery stopped before checking every execution due: %w", err)
 	}
 	return rep, nil
-}
-
-// openSince is the request time of every listed approval not in closed.
-func openSince(closed map[string]bool, queues ...[]Approval) []time.Time {
-	open := []time.Time{}
-	for _, q := range queues {
-		for _, a := range q {
-			if !closed[a.ID] {
-				open = append(open, a.CreatedAt)
-			}
-		}
-	}
-	return open
 }
 
 // recoverOne claims an approval with claim and resumes it, under the

@@ -37,6 +37,9 @@ type member struct {
 // "Approvers" after "approvers" silently replaced the approvers. Error
 // texts name keys, never values: a value can be a task token.
 func decodeRequest(payload []byte) (Request, error) {
+	if err := checkNesting(payload); err != nil {
+		return Request{}, err
+	}
 	members, err := readObject(payload)
 	if err != nil {
 		return Request{}, err
@@ -48,6 +51,39 @@ func decodeRequest(payload []byte) (Request, error) {
 		}
 	}
 	return r, nil
+}
+
+// MaxRequestNesting is how deep arrays and objects may nest in an
+// approval request. A request needs two levels (the request object, and
+// an array or the fields object in it); a payload nested deeper is refused
+// before anything in it is decoded, so that no payload costs more than
+// one pass over its bytes.
+const MaxRequestNesting = 8
+
+// checkNesting refuses a payload whose arrays and objects nest deeper
+// than MaxRequestNesting, in one pass over its bytes (strings skipped).
+// Malformed JSON is left to the decoder.
+func checkNesting(payload []byte) error {
+	depth, inString, escaped := 0, false, false
+	for _, c := range payload {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > MaxRequestNesting {
+				return Errorf(EINVALID, "approval request nests arrays and objects more than %d deep; a request needs 2 (the request object, and the fields object or an array of strings in it)", MaxRequestNesting)
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return nil
 }
 
 // readObject returns the members of the payload's top-level object after
@@ -182,8 +218,27 @@ func wantKind(dst any) string {
 }
 
 // kindOfValue names the JSON kind of a raw value; for an array, the kind
-// of its first element that is not a string.
+// of its first element that is not a string (without looking further into
+// that element, so the name stays short and the cost one pass).
 func kindOfValue(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '[' {
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) == nil {
+			for i, e := range elems {
+				if k := scalarKind(e); k != "a string" {
+					return fmt.Sprintf("an array whose element %d is %s", i+1, k)
+				}
+			}
+		}
+		return "an array"
+	}
+	return scalarKind(raw)
+}
+
+// scalarKind names the JSON kind of a raw value from its first byte (and,
+// for a number, whether it has a fraction or exponent).
+func scalarKind(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return "nothing"
@@ -193,20 +248,12 @@ func kindOfValue(raw json.RawMessage) string {
 		return "a string"
 	case '{':
 		return "an object"
+	case '[':
+		return "an array"
 	case 't', 'f':
 		return "true or false"
 	case 'n':
 		return "null"
-	case '[':
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) == nil {
-			for i, e := range elems {
-				if k := kindOfValue(e); k != "a string" {
-					return fmt.Sprintf("an array whose element %d is %s", i+1, k)
-				}
-			}
-		}
-		return "an array"
 	}
 	if bytes.ContainsAny(raw, ".eE") {
 		return "a number with a fraction or exponent"

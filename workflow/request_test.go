@@ -151,3 +151,62 @@ func TestTaskTokenIsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// deeplyNested is a payload of about 20 KB whose approvers nest depth
+// arrays deep.
+func deeplyNested(depth int) []byte {
+	return []byte(`{"taskToken":"` + token + `","approvers":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}`)
+}
+
+// A payload nested deeper than MaxRequestNesting is refused before it is
+// decoded, with a short error; one nested within the limit but wrongly
+// gets a short error too (the kind of the first element, not of all its
+// nesting).
+func TestDeepNestingIsRefusedShortly(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		payload []byte
+		want    string
+	}{
+		{"10,000 deep", deeplyNested(10000), "nests arrays and objects more than 8 deep"},
+		{"deep inside a string is fine", []byte(`{"title":"` + strings.Repeat("[{", 5000) + `"}`), "taskToken"},
+		{"at the limit", deeplyNested(workflow.MaxRequestNesting - 1), `"approvers" must be an array of strings, not an array whose element 1 is an array`},
+		{"over the limit by one", deeplyNested(workflow.MaxRequestNesting), "nests arrays and objects more than 8 deep"},
+	} {
+		_, err := workflow.ParseRequest(tc.payload)
+		if workflow.ErrorCode(err) != workflow.EINVALID || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ParseRequest = %v, want EINVALID saying %q", tc.name, err, tc.want)
+		}
+		if n := len(err.Error()); n > 300 {
+			t.Errorf("%s: the error is %d bytes long", tc.name, n)
+		}
+	}
+}
+
+// BenchmarkParseDeeplyNested measures refusing the 20 KB payload nested
+// 10,000 deep (it took 3.2 s and returned a 280 KB error before the
+// nesting limit).
+func BenchmarkParseDeeplyNested(b *testing.B) {
+	payload := deeplyNested(10000)
+	b.SetBytes(int64(len(payload)))
+	for b.Loop() {
+		if _, err := workflow.ParseRequest(payload); workflow.ErrorCode(err) != workflow.EINVALID {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseRequest measures a valid request.
+func BenchmarkParseRequest(b *testing.B) {
+	payload, err := json.Marshal(validPayload())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(payload)))
+	for b.Loop() {
+		if _, err := workflow.ParseRequest(payload); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

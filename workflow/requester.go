@@ -1,12 +1,9 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
-	"time"
 )
 
 // The requester's side of an approval: taking an open request back
@@ -71,16 +68,15 @@ func (s *Service) ClaimRequesterNotice(ctx context.Context, id string) (Approval
 }
 
 // RequestedBy lists the pending approvals user asked for (RequestedBy),
-// oldest first, at most limit of them, as Approval.Listed.
+// oldest first, at most limit of them, whole. It reads the requester's
+// own entries (Store.ListRequestedBy), never the whole queue.
 func (s *Service) RequestedBy(ctx context.Context, user string, limit int) ([]Approval, error) {
 	if !IsUserID(user) {
 		return nil, Errorf(EINVALID, "a requester is a Slack user")
 	}
-	all, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
+	mine, err := s.store.ListRequestedBy(ctx, user, limit)
 	if err != nil {
-		return nil, fmt.Errorf("list pending approvals: %w", err)
+		return nil, fmt.Errorf("list the pending approvals %s asked for: %w", user, err)
 	}
-	mine := slices.DeleteFunc(all, func(a Approval) bool { return a.RequestedBy != user || a.Status != StatusPending })
-	slices.SortFunc(mine, func(a, b Approval) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID)) })
-	return mine[:min(len(mine), limit)], nil
+	return mine, nil
 }

@@ -1,14 +1,15 @@
 package workflow
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -31,18 +32,74 @@ type Store interface {
 	// nil error. Update returns the approval as stored. The stores keep no
 	// rule of their own: every rule is in the changes (Approval.Claim, …).
 	Update(ctx context.Context, id string, change func(*Approval) error) (Approval, error)
-	// List returns up to limit approvals on the queue whose QueuedAt is
-	// not after until (zero: any), by QueuedAt, each as Approval.Listed:
-	// without the task token or the message body. The list is eventually
-	// consistent; act on it with Update, and Get an approval before
-	// rendering or resuming it.
-	List(ctx context.Context, q Queue, until time.Time, limit int) ([]Approval, error)
+	// List returns up to limit approvals on the queue after the cursor
+	// after ("": from the start) whose QueuedAt is not after until (zero:
+	// any), by QueuedAt, each as Approval.Listed: without the task token or
+	// the message body; and the cursor of the next page, "" when nothing
+	// follows. The list is eventually consistent; act on it with Update,
+	// and Get an approval before rendering or resuming it.
+	List(ctx context.Context, q Queue, after Cursor, until time.Time, limit int) ([]Approval, Cursor, error)
 	// ListOpen returns up to limit open (pending or claimed) approvals of
 	// the execution, oldest first, as Approval.Listed, from an index that
 	// holds only open approvals (no scan). It is eventually consistent, like
 	// List.
 	ListOpen(ctx context.Context, executionARN string, limit int) ([]Approval, error)
+	// ListFor returns up to limit pending approvals whose Deciders hold one
+	// of deciders (user and user-group IDs), whole and read consistently,
+	// oldest first (by CreatedAt, then ID). It reads an index keyed by
+	// who may decide, so its cost grows with their approvals, not with
+	// everybody's; the index is eventually consistent (an approval may
+	// show up shortly after it became theirs).
+	ListFor(ctx context.Context, deciders []string, limit int) ([]Approval, error)
+	// ListRequestedBy returns up to limit pending approvals requester asked
+	// for (RequestedBy), whole and read consistently, oldest first, from
+	// the same kind of index as ListFor: its cost grows with the
+	// requester's open requests, not with everybody's.
+	ListRequestedBy(ctx context.Context, requester string, limit int) ([]Approval, error)
+	// DeciderGroups returns the user groups that may decide an approval
+	// that can still be open at now (among others, groups whose approvals
+	// were all decided since: checking them finds nothing).
+	DeciderGroups(ctx context.Context, now time.Time) ([]string, error)
+
+	// OpenCounts returns how many approvals are open (pending or claimed)
+	// in each age bucket they were last written in: under AgeBounds[0],
+	// under AgeBounds[1], …, older (len(AgeBounds)+1 counts), without
+	// reading the approvals.
+	OpenCounts(ctx context.Context) ([]int, error)
+
+	// ScheduleCheck schedules a check of the execution (ExecutionChecks)
+	// for at, unless one is scheduled later already.
+	ScheduleCheck(ctx context.Context, executionARN string, at time.Time) error
+	// ChecksDue returns up to limit checks due at now, the longest due
+	// first, and when the first check not returned is due (zero: none is
+	// scheduled).
+	ChecksDue(ctx context.Context, now time.Time, limit int) (due []ScheduledCheck, next time.Time, err error)
+	// ForgetCheck removes the execution's check if it is still scheduled
+	// for at; a check scheduled for another time stays.
+	ForgetCheck(ctx context.Context, executionARN string, at time.Time) error
+
+	// Watch records that user watches their list of work until until (a
+	// later record replaces an earlier one).
+	Watch(ctx context.Context, user string, until time.Time) error
+	// Watchers returns the users who watch their list of work at now.
+	Watchers(ctx context.Context, now time.Time) ([]string, error)
 }
+
+// AuditingStore is a Store that writes the audit events a change records
+// (AuditOutbox) to the audit trail itself, in the same atomic write as the
+// change or, where a Store keeps them in the record for a while (the
+// events of a decision until its message is updated), with a later write
+// of the approval: the Service never writes them (AuditLog.Append), and no
+// approval waits on QueueAudit, so Recover does not read it.
+type AuditingStore interface {
+	Store
+	// WritesAuditEvents marks the Store as one.
+	WritesAuditEvents()
+}
+
+// Cursor is where a Store's listing stopped, for the next page: opaque to
+// the caller.
+type Cursor string
 
 // Resumer resumes paused executions. Both methods return nil when the
 // result reached the execution, on this call or an earlier one; an *Error
@@ -102,7 +159,7 @@ type Service struct {
 	// change event was lost), asking at the pace ExecutionChecks sets.
 	Executions      Executions
 	ExecutionChecks ExecutionChecks
-	checked         *checkLog
+	checks          *checkCache
 }
 
 // Defaults for a Service.
@@ -116,8 +173,8 @@ const (
 	// executionMaxAge is Step Functions' one-year limit: without a timeout
 	// a task waits at most that long.
 	executionMaxAge = 365 * 24 * time.Hour
-	// listAll reads a whole queue (the store pages through it): the
-	// sweeper must see every overdue approval, not the oldest thousand.
+	// listAll reads every open approval of an execution (the store pages
+	// through them): CloseExecution closes them all.
 	listAll = math.MaxInt32
 )
 
@@ -136,7 +193,7 @@ func NewService(store Store, resumer Resumer, directory Directory) *Service {
 		MessageRetry:  DefaultMessageRetry,
 
 		ExecutionChecks: DefaultExecutionChecks,
-		checked:         &checkLog{at: map[string]time.Time{}},
+		checks:          &checkCache{},
 	}
 }
 
@@ -197,7 +254,13 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		requested.Deadline = &deadline
 	}
 	a.record(requested)
+	// The execution's check is scheduled at once, beside the write.
+	scheduled := make(chan error, 1)
+	go func(a Approval) { scheduled <- s.scheduleFirstCheck(ctx, a) }(a)
 	a, created, err = s.store.Create(ctx, a)
+	if serr := <-scheduled; err == nil && serr != nil {
+		err = serr
+	}
 	if err != nil {
 		return Approval{}, false, fmt.Errorf("store approval: %w", err)
 	}
@@ -245,38 +308,62 @@ func (s *Service) Get(ctx context.Context, id string) (Approval, error) {
 // of a listed user group, a delegate, or, once escalated, one of (or a
 // member of a group in) EscalateTo; never somebody who handed the request
 // on, nor the requester without AllowSelfApproval. Otherwise an *Error
-// with code EFORBIDDEN explains why; a failed group lookup is returned as
-// is. A listed approval that is Amended must be read in full first.
+// with code EFORBIDDEN explains why. A group whose members cannot be
+// looked up is skipped: a member of another group may still decide; when
+// no group says yes, the failed lookups are returned, joined. A listed
+// approval that is Amended must be read in full first.
 func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error {
+	ok, groups, err := a.decidableBy(user)
+	if ok || err != nil {
+		return err
+	}
+	var failed []error
+	for _, group := range groups {
+		if s.directory == nil {
+			break
+		}
+		members, err := s.directory.GroupMembers(ctx, group)
+		if err != nil {
+			failed = append(failed, fmt.Errorf("look up members of user group %s: %w", group, err))
+			continue
+		}
+		if slices.Contains(members, user) {
+			return nil
+		}
+	}
+	if len(failed) > 0 {
+		return errors.Join(failed...)
+	}
+	return notApprover()
+}
+
+func notApprover() error {
+	return refusal(EFORBIDDEN, WhyNotApprover, nil, "You are not one of the approvers of this request.")
+}
+
+// decidableBy reports whether user may decide a as a person (an approver,
+// a delegate, once escalated one of EscalateTo), and otherwise which user
+// groups may decide it, whose members may too; err is the EFORBIDDEN
+// error of the unknown user, the requester (without AllowSelfApproval)
+// and somebody who handed it on, who may not even through a group.
+func (a Approval) decidableBy(user string) (ok bool, groups []string, err error) {
 	if user == "" {
-		return refusal(EFORBIDDEN, WhyUnknownUser, nil, "Only a known Slack user can decide an approval.")
+		return false, nil, refusal(EFORBIDDEN, WhyUnknownUser, nil, "Only a known Slack user can decide an approval.")
 	}
 	if user == a.RequestedBy && !a.Policy.AllowSelfApproval {
-		return refusal(EFORBIDDEN, WhyRequester, nil, "You requested this approval, so somebody else has to decide it.")
+		return false, nil, refusal(EFORBIDDEN, WhyRequester, nil, "You requested this approval, so somebody else has to decide it.")
 	}
-	if to, ok := a.HandedTo(user); ok {
-		return handedOff(a, to)
+	if to, handed := a.HandedTo(user); handed {
+		return false, nil, handedOff(a, to)
 	}
 	eligible := slices.Clone(a.Approvers)
 	if a.Escalated() {
 		eligible = append(eligible, a.Policy.EscalateTo...)
 	}
 	if a.isDelegate(user) || slices.Contains(eligible, user) {
-		return nil
+		return true, nil, nil
 	}
-	for _, group := range eligible {
-		if !IsGroupID(group) || s.directory == nil {
-			continue
-		}
-		members, err := s.directory.GroupMembers(ctx, group)
-		if err != nil {
-			return fmt.Errorf("look up members of user group %s: %w", group, err)
-		}
-		if slices.Contains(members, user) {
-			return nil
-		}
-	}
-	return refusal(EFORBIDDEN, WhyNotApprover, nil, "You are not one of the approvers of this request.")
+	return false, slices.DeleteFunc(eligible, func(id string) bool { return !IsGroupID(id) }), nil
 }
 
 // Decide is DecideOn with no message to check: for callers that do not
@@ -433,45 +520,97 @@ func expired(a Approval) error {
 }
 
 // PendingFor lists the pending approvals user may decide (CanDecide),
-// oldest first, at most limit of them, as Approval.Listed; an Amended one
-// is read in full to judge it, and returned in full. Approvals past their
+// oldest first, at most limit of them, whole. Approvals past their
 // deadline are left out: they wait only for the sweeper to close them.
+//
+// It reads only user's own work: the approvals user may decide as a
+// person, and those of the user groups (among DeciderGroups) user is in
+// (Store.ListFor). A group whose members cannot be looked up hides only
+// its own approvals: they are left out, and the list comes back with an
+// *UncheckedError naming the groups, so the answer can say some could not
+// be checked. Any other error returns no list.
 func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]Approval, error) {
-	all, err := s.store.List(ctx, QueuePending, time.Time{}, listAll)
-	if err != nil {
-		return nil, fmt.Errorf("list pending approvals: %w", err)
+	if !IsUserID(user) || limit < 1 {
+		return nil, nil
 	}
-	slices.SortFunc(all, func(a, b Approval) int { return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID)) })
 	now := s.Now()
-	var mine []Approval
-	for _, a := range all {
-		if len(mine) == limit {
-			break
-		}
+	groups, err := s.store.DeciderGroups(ctx, now.UTC())
+	if err != nil {
+		return nil, fmt.Errorf("list the user groups that may decide: %w", err)
+	}
+	member, unchecked := s.memberships(ctx, user, groups)
+	list, err := s.store.ListFor(ctx, append([]string{user}, member...), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list the approvals %s may decide: %w", user, err)
+	}
+	mine := list[:0]
+	for _, a := range list {
 		if !a.Deadline.IsZero() && now.After(a.Deadline) {
 			continue
 		}
-		if a.Amended {
-			full, err := s.store.Get(ctx, a.ID)
-			switch {
-			case ErrorCode(err) == ENOTFOUND:
-				continue
-			case err != nil:
-				return nil, fmt.Errorf("read approval %s: %w", a.ID, err)
-			case full.Status != StatusPending:
-				continue
-			}
-			a = full
-		}
-		err := s.CanDecide(ctx, a, user)
-		switch {
-		case err == nil:
+		ok, eligible, err := a.decidableBy(user)
+		if ok || (err == nil && slices.ContainsFunc(eligible, func(g string) bool { return slices.Contains(member, g) })) {
 			mine = append(mine, a)
-		case ErrorCode(err) != EFORBIDDEN:
-			return nil, err
 		}
 	}
+	if unchecked != nil {
+		return mine, unchecked
+	}
 	return mine, nil
+}
+
+// UncheckedError is PendingFor's error when the members of some user
+// groups could not be looked up: the approvals only those groups may
+// decide are left out of the list it comes with. Err holds the lookups'
+// errors, joined.
+type UncheckedError struct {
+	Groups []string
+	Err    error
+}
+
+func (e *UncheckedError) Error() string {
+	return fmt.Sprintf("the members of %d user groups could not be looked up: %v", len(e.Groups), e.Err)
+}
+
+func (e *UncheckedError) Unwrap() error { return e.Err }
+
+// memberships looks up, at once, which of the groups user is in. The
+// groups whose lookup failed come back in an *UncheckedError (nil when
+// none did).
+func (s *Service) memberships(ctx context.Context, user string, groups []string) (member []string, unchecked *UncheckedError) {
+	if s.directory == nil || len(groups) == 0 {
+		return nil, nil
+	}
+	type answer struct {
+		in  bool
+		err error
+	}
+	answers := make([]answer, len(groups))
+	var wg sync.WaitGroup
+	for i, g := range groups {
+		wg.Go(func() {
+			members, err := s.directory.GroupMembers(ctx, g)
+			answers[i] = answer{in: slices.Contains(members, user), err: err}
+		})
+	}
+	wg.Wait()
+	var errs []error
+	for i, g := range groups {
+		switch a := answers[i]; {
+		case a.err != nil:
+			if unchecked == nil {
+				unchecked = &UncheckedError{}
+			}
+			unchecked.Groups = append(unchecked.Groups, g)
+			errs = append(errs, fmt.Errorf("look up members of user group %s: %w", g, a.err))
+		case a.in:
+			member = append(member, g)
+		}
+	}
+	if unchecked != nil {
+		unchecked.Err = errors.Join(errs...)
+	}
+	return member, unchecked
 }
 
 // Unsynced lists up to limit final approvals whose Slack message does not
@@ -480,7 +619,8 @@ func (s *Service) PendingFor(ctx context.Context, user string, limit int) ([]App
 // whose last update failed wait for their retry time (MessageFailed), so
 // messages that keep failing never hold back the others.
 func (s *Service) Unsynced(ctx context.Context, limit int) ([]Approval, error) {
-	return s.store.List(ctx, QueueMessage, s.Now().UTC(), limit)
+	list, _, err := s.store.List(ctx, QueueMessage, "", s.Now().UTC(), limit)
+	return list, err
 }
 
 // MessageFailed records that updating the message of the approval with

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
@@ -451,5 +453,53 @@ func TestPendingForLeavesOutOverdueApprovals(t *testing.T) {
 	got := must(f.svc.PendingFor(context.Background(), "U0123ABC", 20))
 	if len(got) != 1 || got[0].ID != open.ID {
 		t.Errorf("pending = %v, want only %s (not the overdue %s)", got, open.ID, overdue.ID)
+	}
+}
+
+// A user group whose members cannot be looked up (Slack rate-limits the
+// lookup) hides only its own requests: the others are listed, and the
+// answer says some could not be checked. A click on a request of two
+// groups is decided by the group that answers.
+func TestFailingGroupLookupHidesOnlyItsGroup(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	limited := errors.New("ratelimited")
+	dir := workflowtest.NewDirectory(map[string][]string{"S0GOOD": {"U0MEMBER"}, "S0SLOW": {"U0MEMBER"}})
+	dir.SetErr("S0SLOW", limited)
+	f.svc = workflow.NewService(f.store, f.resumer, dir)
+	f.svc.Now, f.svc.Audit = f.clock, f.audit
+	direct := f.request(t, func(r *workflow.Request) { r.Approvers = []string{"U0MEMBER"} })
+	f.advance(time.Second)
+	good := f.request(t, func(r *workflow.Request) { r.Approvers = []string{"S0GOOD"} })
+	f.advance(time.Second)
+	slow := f.request(t, func(r *workflow.Request) { r.Approvers = []string{"S0SLOW"} })
+	f.advance(time.Second)
+	both := f.request(t, func(r *workflow.Request) { r.Approvers = []string{"S0SLOW", "S0GOOD"} })
+
+	got, err := f.svc.PendingFor(context.Background(), "U0MEMBER", 20)
+	var unchecked *workflow.UncheckedError
+	if !errors.As(err, &unchecked) || fmt.Sprint(unchecked.Groups) != "[S0SLOW]" || !errors.Is(err, limited) {
+		t.Fatalf("PendingFor error = %v, want an *UncheckedError naming S0SLOW, wrapping the lookup's error", err)
+	}
+	if diff := cmp.Diff([]string{direct.ID, good.ID, both.ID}, ids(got)); diff != "" {
+		t.Errorf("PendingFor with S0SLOW unchecked (-want +got):\n%s", diff)
+	}
+	if err := f.svc.CanDecide(context.Background(), both, "U0MEMBER"); err != nil {
+		t.Errorf("CanDecide on a request of S0SLOW and S0GOOD = %v, want nil: S0GOOD says yes", err)
+	}
+	if err := f.svc.CanDecide(context.Background(), slow, "U0MEMBER"); !errors.Is(err, limited) {
+		t.Errorf("CanDecide on a request of S0SLOW only = %v, want the lookup's error", err)
+	}
+	if err := f.svc.CanDecide(context.Background(), good, "U0STRANGER"); workflow.ErrorCode(err) != workflow.EFORBIDDEN {
+		t.Errorf("CanDecide of a stranger = %v, want EFORBIDDEN", err)
+	}
+
+	dir.SetErr("S0SLOW", nil)
+	got, err = f.svc.PendingFor(context.Background(), "U0MEMBER", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{direct.ID, good.ID, slow.ID, both.ID}, ids(got)); diff != "" {
+		t.Errorf("PendingFor once S0SLOW answers (-want +got):\n%s", diff)
 	}
 }

@@ -157,6 +157,19 @@ func (a *Approval) Audited(seq int) error {
 		return ErrUnchanged
 	}
 	a.AuditOutbox = append([]AuditEvent(nil), a.AuditOutbox[n:]...)
+	a.AuditAttempts, a.AuditRetryAt = 0, time.Time{}
+	return nil
+}
+
+// AuditFailed records that writing the events in a's outbox failed at
+// now: the next try on QueueAudit waits p's delay for one more attempt.
+// The events are never given up. With no events left it is ErrUnchanged.
+func (a *Approval) AuditFailed(now time.Time, p MessageRetry) error {
+	if len(a.AuditOutbox) == 0 {
+		return ErrUnchanged
+	}
+	a.AuditAttempts++
+	a.AuditRetryAt = now.Add(p.Delay(a.AuditAttempts))
 	return nil
 }
 

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,21 +21,54 @@ import (
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
-// recording is an AuditLog that keeps a copy of every event it writes.
+// recording is a Store that keeps a copy of every audit event the changes
+// it stores record (the store writes them with the change).
 type recording struct {
-	workflow.AuditLog
+	workflow.Store
 	mu     sync.Mutex
-	events []workflow.AuditEvent
+	events map[string]workflow.AuditEvent // by approval and seq
 }
 
-func (r *recording) Append(ctx context.Context, a workflow.Approval, events []workflow.AuditEvent) error {
-	if err := r.AuditLog.Append(ctx, a, events); err != nil {
-		return err
-	}
+func (r *recording) keep(events []workflow.AuditEvent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.events = append(r.events, events...)
-	return nil
+	for _, e := range events {
+		r.events[fmt.Sprintf("%s#%06d", e.ApprovalID, e.Seq)] = e
+	}
+}
+
+func (r *recording) Create(ctx context.Context, a workflow.Approval) (workflow.Approval, bool, error) {
+	stored, created, err := r.Store.Create(ctx, a)
+	if created {
+		r.keep(a.AuditOutbox)
+	}
+	return stored, created, err
+}
+
+func (r *recording) Update(ctx context.Context, id string, change func(*workflow.Approval) error) (workflow.Approval, error) {
+	var events []workflow.AuditEvent
+	stored, err := r.Store.Update(ctx, id, func(a *workflow.Approval) error {
+		err := change(a)
+		events = a.AuditOutbox
+		return err
+	})
+	if err == nil {
+		r.keep(events)
+	}
+	return stored, err
+}
+
+// sorted returns the events kept, by time, then approval and seq.
+func (r *recording) sorted() []workflow.AuditEvent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	keys := slices.Sorted(maps.Keys(r.events))
+	out := make([]workflow.AuditEvent, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, r.events[k])
+	}
+	slices.SortStableFunc(out, func(a, b workflow.AuditEvent) int { return a.At.Compare(b.At) })
+	return out
 }
 
 // The events of approvals decided over two days come back from the
@@ -51,10 +86,10 @@ func TestExportAuditRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &recording{AuditLog: dynamo.NewAuditLog(client, table, 24*time.Hour)}
+	store := &recording{Store: dynamo.New(client, table, dynamo.AuditRetention(24*time.Hour)), events: map[string]workflow.AuditEvent{}}
 	resumer := workflowtest.NewResumer()
-	svc := workflow.NewService(dynamo.New(client, table), resumer, nil)
-	svc.Audit = log
+	svc := workflow.NewService(store, resumer, nil)
+	svc.Audit = dynamo.NewAuditLog(client, table, 24*time.Hour)
 	day := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)
 	now := day
 	svc.Now = func() time.Time { return now }
@@ -97,7 +132,7 @@ func TestExportAuditRoundTrip(t *testing.T) {
 		got = append(got, e)
 	}
 	var want []workflow.AuditEvent
-	for _, e := range log.events {
+	for _, e := range store.sorted() {
 		if !e.At.Before(since) && e.At.Before(until) {
 			want = append(want, e)
 		}

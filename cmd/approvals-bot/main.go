@@ -88,8 +88,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	}
 	if *export {
-		svc := workflow.NewService(dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table), nil, nil)
-		svc.Audit = cfg.AuditLog(awsCfg)
+		store, audit := cfg.Store(cfg.DynamoDB(awsCfg))
+		svc := workflow.NewService(store, nil, nil)
+		svc.Audit = audit
 		n, err := exportAudit(ctx, svc, from, to, stdout)
 		if err != nil {
 			return err

@@ -88,7 +88,7 @@ func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*events.Hand
 	if err != nil {
 		return nil, err
 	}
-	service := workflow.NewService(dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table), nil, nil)
+	service := workflow.NewService(dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table, dynamo.AuditRetention(cfg.AuditRetention)), nil, nil)
 	poster, err := cfg.Poster(ctx, awsCfg)
 	if err != nil {
 		return nil, err

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,17 +66,25 @@ func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimi
 			_ = b.Wait()
 		}
 	}()
+	var ops []*opsAddr
 	for range loadReplicas {
 		cmd := exec.CommandContext(ctx, bin)
 		cmd.Env = append(os.Environ(), stack.Env()...)
-		cmd.Stdout, cmd.Stderr = logs, logs
+		addr := &opsAddr{logs: logs, found: make(chan string, 1)}
+		cmd.Stdout, cmd.Stderr = logs, addr
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("start bot: %w", err)
 		}
 		bots = append(bots, cmd)
+		ops = append(ops, addr)
 	}
 	if err := stack.Slack.WaitConnections(ctx, loadReplicas); err != nil {
 		return fmt.Errorf("bots did not connect: %w", err)
+	}
+	for _, o := range ops {
+		if err := o.wait(ctx); err != nil {
+			return err
+		}
 	}
 	time.Sleep(time.Second) // let the bots finish their first sweep: "idle" memory
 	idle := rssAll(bots)
@@ -104,6 +116,10 @@ func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimi
 	requested := time.Since(start)
 
 	cpuBefore := cpuAll(bots)
+	callsBefore, err := dynamoCalls(ctx, ops)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "Clicking all %d at once…\n", n)
 	envelopes := make([]string, n)
 	start = time.Now()
@@ -156,6 +172,10 @@ func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimi
 		return fmt.Errorf("messages not updated within the floor (%s) and 5 minutes: %w", floor, err)
 	}
 	updated := time.Since(start)
+	callsAfter, err := dynamoCalls(ctx, ops)
+	if err != nil {
+		return err
+	}
 	updateCalls, limited := stack.Slack.Calls("chat.update"), stack.Slack.Limited("chat.update")
 	firstUpdate := stack.Slack.FirstCall("chat.update").Sub(start)
 
@@ -190,6 +210,7 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
   chat.update                     %d calls for %d messages, %d answered 429
   floor                           %s after the first update (which came %s after the first click)
   bot CPU until all resumed       %s
+  DynamoDB calls per decision     %s (both bots, from the first click until all messages were updated)
   bot RSS idle                    %s
   bot RSS after the burst         %s
   SIGTERM to both bots exited     %s
@@ -198,7 +219,7 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
 		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
 		updated.Round(time.Millisecond), limitSpec, updateCalls, n, limited,
 		floor.Round(time.Millisecond), firstUpdate.Round(time.Millisecond),
-		cpuText(cpuUsed), mib(idle), mib(loaded), stopped.Round(time.Millisecond))
+		cpuText(cpuUsed), perDecision(callsBefore, callsAfter, n), mib(idle), mib(loaded), stopped.Round(time.Millisecond))
 	if got := stack.SFN.Successes(); got != n {
 		return fmt.Errorf("%d resumes, want exactly %d", got, n)
 	}
@@ -276,4 +297,93 @@ func mib(kibs []int) string {
 		parts = append(parts, fmt.Sprintf("%.1f MiB", float64(k)/1024))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// opsAddr passes a bot's log on to logs and picks out the address its
+// operations server listens on (APPROVALS_HTTP_ADDR is any free port).
+type opsAddr struct {
+	logs    io.Writer
+	found   chan string
+	partial []byte
+	addr    string
+}
+
+func (o *opsAddr) Write(p []byte) (int, error) {
+	if o.addr == "" {
+		o.partial = append(o.partial, p...)
+		for {
+			line, rest, ok := bytes.Cut(o.partial, []byte("\n"))
+			if !ok {
+				break
+			}
+			o.partial = rest
+			var entry struct{ Msg, Addr string }
+			if json.Unmarshal(line, &entry) == nil && entry.Msg == "http server listening" && entry.Addr != "" {
+				o.addr, o.partial = entry.Addr, nil
+				o.found <- entry.Addr
+				break
+			}
+		}
+	}
+	return o.logs.Write(p)
+}
+
+func (o *opsAddr) wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("a bot did not say where its operations server listens: %w", ctx.Err())
+	case addr := <-o.found:
+		o.found <- addr
+		return nil
+	}
+}
+
+// dynamoCalls sums the bots' DynamoDB calls so far, by operation, from
+// their approvals_dynamodb_calls_total.
+func dynamoCalls(ctx context.Context, ops []*opsAddr) (map[string]float64, error) {
+	sum := map[string]float64{}
+	for _, o := range ops {
+		addr := <-o.found
+		o.found <- addr
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("read a bot's metrics: %w", err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read a bot's metrics: %w", err)
+		}
+		for _, line := range strings.Split(string(body), "\n") {
+			series, value, ok := strings.Cut(line, " ")
+			op, found := strings.CutPrefix(series, `approvals_dynamodb_calls_total{operation="`)
+			if !ok || !found {
+				continue
+			}
+			n, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return nil, fmt.Errorf("read a bot's metrics: %q: %w", line, err)
+			}
+			sum[strings.TrimSuffix(op, `"}`)] += n
+		}
+	}
+	return sum, nil
+}
+
+// perDecision is the calls made between two dynamoCalls, by operation,
+// divided by the n decisions.
+func perDecision(before, after map[string]float64, n int) string {
+	var parts []string
+	total := 0.0
+	for _, op := range slices.Sorted(maps.Keys(after)) {
+		if d := after[op] - before[op]; d > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.2f", op, d/float64(n)))
+			total += d
+		}
+	}
+	return fmt.Sprintf("%.2f: %s", total/float64(n), strings.Join(parts, ", "))
 }

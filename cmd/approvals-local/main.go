@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	demo := flags.Bool("demo", false, "play the scripted demo instead: every kind of decision, then a shipped state machine on the local engine")
 	load := flags.Int("load", 0, "run the load benchmark with this many approvals and clicks instead")
 	logPath := flags.String("logs", "", "write every component's JSON logs to this `file` (default: <data>/approvals-local.log; none for -demo and -load)")
-	ddbNice := flags.Int("ddb-nice", 15, "with -load: CPU priority (nice) of DynamoDB Local, which stands in for a service on other machines; 0 for equal priority")
+	ddbNice := flags.Int("ddb-nice", 0, "with -load: CPU priority (nice) of DynamoDB Local; above 0 (such as 15) it takes less of the bots' CPU, as DynamoDB on other machines would")
 	updateLimit := flags.String("slack-update-limit", "20/s,burst=20", "with -load: how the fake Slack limits chat.update, in minute windows with a burst allowance: N/s or N/min, optionally ,burst=B (50/min is Slack's Tier 3)")
 	product := productFlags(flags)
 	if err := flags.Parse(args); err != nil {

@@ -42,18 +42,18 @@ func TestDemoPlaysEveryOutcome(t *testing.T) {
 	}
 }
 
-// The load run works end to end. DynamoDB Local runs at equal priority:
-// at the benchmark's nice 15 it gets almost no CPU while anything else
-// runs (go test runs other packages' tests beside this one), and neither
-// starts nor answers in any reasonable time.
+// The load run works end to end, and reports the bots' DynamoDB calls
+// per decision from their metrics.
 func TestSmallLoadRun(t *testing.T) {
 	t.Parallel()
 	var out, errs bytes.Buffer
-	if err := run(testContext(t), []string{"-load", "20", "-ddb-nice", "0"}, os.Getenv, &out, &errs); err != nil {
+	if err := run(testContext(t), []string{"-load", "20"}, os.Getenv, &out, &errs); err != nil {
 		t.Fatalf("load: %v\n%s\n%s", err, out.String(), errs.String())
 	}
-	if !strings.Contains(out.String(), "resumes                         20 (want 20)") {
-		t.Errorf("load report:\n%s", out.String())
+	for _, want := range []string{"resumes                         20 (want 20)", "DynamoDB calls per decision", "PutItem 2.00"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("load report without %q:\n%s", want, out.String())
+		}
 	}
 }
 

@@ -90,7 +90,7 @@ func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Ha
 	// The resumer only answers whether an older request's task still
 	// waits (SendTaskHeartbeat); the notifier resumes nothing.
 	resumer := stepfunctions.New(sfn.NewFromConfig(awsCfg))
-	service := workflow.NewService(dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table), resumer, nil)
+	service := workflow.NewService(dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table, dynamo.AuditRetention(cfg.AuditRetention)), resumer, nil)
 	service.Retention = cfg.Retention
 	poster, err := cfg.Poster(ctx, awsCfg)
 	if err != nil {

@@ -28,9 +28,10 @@ import (
 // finish once the bot stopped.
 const opsStopTimeout = time.Second
 
-// DynamoDB returns the DynamoDB client the configuration describes.
-func (c Config) DynamoDB(awsCfg aws.Config) *dynamodb.Client {
-	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+// DynamoDB returns the DynamoDB client the configuration describes, with
+// opts applied after it.
+func (c Config) DynamoDB(awsCfg aws.Config, opts ...func(*dynamodb.Options)) *dynamodb.Client {
+	return dynamodb.NewFromConfig(awsCfg, append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
 		if c.DynamoDBEndpoint != "" {
 			o.BaseEndpoint = aws.String(c.DynamoDBEndpoint)
 		}
@@ -39,13 +40,14 @@ func (c Config) DynamoDB(awsCfg aws.Config) *dynamodb.Client {
 		if c.LocalDynamoDB || awslocal.IsLoopback(c.DynamoDBEndpoint) {
 			o.DisableValidateResponseChecksum = true
 		}
-	})
+	}}, opts...)...)
 }
 
-// AuditLog returns the audit trail the configuration describes: records
-// in the approvals table, kept AuditRetention.
-func (c Config) AuditLog(awsCfg aws.Config) *dynamo.AuditLog {
-	return dynamo.NewAuditLog(c.DynamoDB(awsCfg), c.Table, c.AuditRetention)
+// Store returns the approvals store and the audit trail the configuration
+// describes, on client: records in the approvals table, audit records kept
+// AuditRetention.
+func (c Config) Store(client *dynamodb.Client) (*dynamo.Store, *dynamo.AuditLog) {
+	return dynamo.New(client, c.Table, dynamo.AuditRetention(c.AuditRetention)), dynamo.NewAuditLog(client, c.Table, c.AuditRetention)
 }
 
 func (c Config) stepFunctions(awsCfg aws.Config) *sfn.Client {
@@ -83,14 +85,17 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 		slack.OptionHTTPClient(httpClient),
 	)
 	sfnClient := cfg.stepFunctions(awsCfg)
+	calls := &dynamo.Calls{}
+	registry.MustRegister(callsCollector{calls: calls})
+	store, audit := cfg.Store(cfg.DynamoDB(awsCfg, calls.Option))
 	svc := workflow.NewService(
-		dynamo.New(cfg.DynamoDB(awsCfg), cfg.Table),
+		store,
 		stepfunctions.New(sfnClient),
 		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
 	)
 	svc.Executions = stepfunctions.NewExecutions(sfnClient)
 	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
-	svc.Audit = cfg.AuditLog(awsCfg)
+	svc.Audit = audit
 	svc.OnAuditError = func(a workflow.Approval, err error) {
 		msg := err.Error()
 		if t := a.TaskToken.Reveal(); t != "" {
@@ -119,6 +124,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 	}
 	logger.Info("starting", zap.String("table", cfg.Table), zap.Int("workers", cfg.Workers))
 	go func() { b.done <- b.run(ctx) }()
+	go migrate(ctx, store, logger)
 	return b, nil
 }
 
@@ -147,4 +153,31 @@ func (b *Bot) Wait() error {
 	err := <-b.done
 	b.done <- err
 	return err
+}
+
+// callsCollector exposes the DynamoDB calls the bot made, by operation.
+type callsCollector struct{ calls *dynamo.Calls }
+
+var callsDesc = prometheus.NewDesc("approvals_dynamodb_calls_total",
+	"DynamoDB calls the replica made, by operation (GetItem, TransactWriteItems, Query, …): one per API call, however many attempts its retries took.",
+	[]string{"operation"}, nil)
+
+func (callsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- callsDesc }
+
+func (c callsCollector) Collect(ch chan<- prometheus.Metric) {
+	for op, n := range c.calls.Counts() {
+		ch <- prometheus.MustNewConstMetric(callsDesc, prometheus.CounterValue, float64(n), op)
+	}
+}
+
+// migrate brings the records an older version stored up to this one
+// (dynamo.Store.Migrate): once per table, in the background.
+func migrate(ctx context.Context, store *dynamo.Store, log *zap.Logger) {
+	n, err := store.Migrate(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Warn("records of an older version not migrated; the next start tries again", zap.Error(err))
+	case n > 0:
+		log.Info("records of an older version migrated", zap.Int("approvals", n))
+	}
 }

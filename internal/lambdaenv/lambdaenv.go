@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -26,6 +27,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/internal/slacksecret"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 var _ chat.TokenSource = (*slacksecret.Source)(nil)
@@ -51,6 +53,10 @@ type Config struct {
 	// LocalDynamoDB is set when the DynamoDB endpoint override points at
 	// this machine (DynamoDB Local), whose responses fail checksum checks.
 	LocalDynamoDB bool
+	// AuditRetention (APPROVALS_AUDIT_RETENTION, as the bot reads it) is
+	// how long the audit records the function writes with its changes are
+	// kept.
+	AuditRetention time.Duration
 }
 
 // Load reads and checks the environment. Each error is one line naming
@@ -61,6 +67,8 @@ func Load(getenv func(string) string) (Config, error) {
 		SecretARN: getenv("SLACK_SECRET_ARN"),
 		APIURL:    getenv("SLACK_API_URL"),
 		Table:     getenv("APPROVALS_TABLE"),
+
+		AuditRetention: workflow.DefaultAuditRetention,
 	}
 	switch {
 	case c.BotToken != "" && c.SecretARN != "":
@@ -87,6 +95,13 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		c.LogLevel = level
 	}
+	if v := getenv("APPROVALS_AUDIT_RETENTION"); v != "" {
+		d, err := retention(v)
+		if err != nil || d < 24*time.Hour {
+			return c, fmt.Errorf("APPROVALS_AUDIT_RETENTION must be a number of days such as 400d, or a duration of at least 24h such as 9600h, not %q", v)
+		}
+		c.AuditRetention = d
+	}
 	endpoint := getenv("AWS_ENDPOINT_URL_DYNAMODB")
 	if endpoint == "" {
 		endpoint = getenv("AWS_ENDPOINT_URL")
@@ -104,6 +119,18 @@ func AWS(ctx context.Context) (aws.Config, error) {
 		return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
 	}
 	return cfg, nil
+}
+
+// retention reads "400d" as 400 days, or a Go duration.
+func retention(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		d, err := strconv.Atoi(n)
+		if err != nil || d < 0 || d > 100*366 {
+			return 0, fmt.Errorf("not a number of days: %q", v)
+		}
+		return time.Duration(d) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }
 
 // DynamoDB is the client of the approvals table.

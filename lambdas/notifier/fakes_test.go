@@ -119,7 +119,7 @@ func newFixture(t *testing.T) *fixture {
 // stored returns every approval in the store.
 func (f *fixture) stored(t *testing.T) []workflow.Approval {
 	t.Helper()
-	all, err := f.store.List(context.Background(), workflow.QueuePending, time.Time{}, 1000)
+	all, _, err := f.store.List(context.Background(), workflow.QueueOpen, "", time.Time{}, 1000)
 	if err != nil {
 		t.Fatalf("list approvals: %v", err)
 	}

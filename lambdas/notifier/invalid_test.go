@@ -42,6 +42,8 @@ func TestHandleRefusesInvalidRequests(t *testing.T) {
 		{"JSON null", []byte("null"), "taskToken is required"},
 		{"JSON array", []byte(`["` + token + `"]`), "must be"},
 		{"trailing data", append(payload(t, nil), []byte(` {"taskToken":"x"}`)...), "trailing data"},
+		{"nested 10,000 deep (20 KB)", []byte(`{"taskToken":"` + token + `","approvers":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`),
+			"nests arrays and objects more than 8 deep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -124,8 +124,16 @@ func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLo
 		return Response{ApprovalID: a.ID, Channel: a.Channel, TS: a.MessageTS}, nil
 	}
 
+	// The older requests this one replaces are looked up while it is
+	// posted: the lookup waits on no answer of Slack's.
+	older := make(chan superseded, 1)
+	go func() {
+		list, err := h.service.Superseded(ctx, a)
+		older <- superseded{list, err}
+	}()
 	channel, ts, err := h.post(ctx, a, line)
 	if err != nil {
+		<-older
 		return Response{}, postFailed(a, err, req.TaskToken)
 	}
 	line.posted, line.channel = true, channel
@@ -135,24 +143,32 @@ func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLo
 	case workflow.ErrorCode(err) == workflow.ECONFLICT:
 		// A call with the same token running at the same time recorded its
 		// post first; this one is a copy, and the task learns the first.
+		<-older
 		recorded = errorApproval(err, a)
 		line.duplicate = true
 	case err != nil:
+		<-older
 		return Response{}, &StoreUnavailable{
 			ApprovalID: line.approvalID,
 			Message:    redact(fmt.Sprintf("posted approval %s to Slack (channel %s, ts %s) but could not record it: %v", line.approvalID, channel, ts, err), req.TaskToken),
 			Err:        err,
 		}
 	default:
-		h.replaceOlder(ctx, recorded, line)
+		h.replaceOlder(ctx, recorded, <-older, line)
 	}
 	return Response{ApprovalID: recorded.ID, Channel: recorded.Channel, TS: recorded.MessageTS}, nil
 }
 
-// replaceOlder cancels the older requests newer replaces and updates their
-// messages, best effort (see Handle).
-func (h *Handler) replaceOlder(ctx context.Context, newer workflow.Approval, line *invocationLog) {
-	older, err := h.service.Superseded(ctx, newer)
+// superseded is what workflow.Service.Superseded found.
+type superseded struct {
+	list []workflow.Approval
+	err  error
+}
+
+// replaceOlder cancels the older requests newer replaces (found, with
+// Superseded) and updates their messages, best effort (see Handle).
+func (h *Handler) replaceOlder(ctx context.Context, newer workflow.Approval, found superseded, line *invocationLog) {
+	older, err := found.list, found.err
 	if err != nil {
 		line.replaceErrs = append(line.replaceErrs, redact(err.Error(), newer.TaskToken))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -65,23 +66,9 @@ const (
 // conditional PutItem per person who acted, which never replaces their
 // history item with an older event.
 func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []workflow.AuditEvent) error {
-	latest := map[string]workflow.AuditEvent{}
-	var people []string
 	var puts []types.WriteRequest
 	for _, e := range events {
-		item := encodeEvent(e)
-		seq := fmt.Sprintf("%06d", e.Seq)
-		item[attrID] = str(logPrefix + e.ApprovalID + "#" + seq)
-		item[attrQueue] = str(logPrefix + e.At.UTC().Format(time.DateOnly))
-		item[attrQueuedAt] = str(e.At.UTC().Format(sortableTime) + "#" + e.ApprovalID + "#" + seq)
-		item[attrPurgeAt] = number(e.At.Add(l.retention).Unix())
-		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
-		if e.PersonalAct() {
-			if _, ok := latest[e.Actor]; !ok {
-				people = append(people, e.Actor)
-			}
-			latest[e.Actor] = e
-		}
+		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: eventItem(e, l.retention)}})
 	}
 	for len(puts) > 0 {
 		n := min(len(puts), maxBatchWrite)
@@ -90,8 +77,8 @@ func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []wor
 		}
 		puts = puts[n:]
 	}
-	for _, user := range people {
-		if err := l.putHistory(ctx, a, latest[user]); err != nil {
+	for _, act := range latestActs(events) {
+		if err := l.putHistory(ctx, a, act); err != nil {
 			return err
 		}
 	}
@@ -129,16 +116,50 @@ func (l *AuditLog) writeBatch(ctx context.Context, puts []types.WriteRequest) er
 	}
 }
 
-func (l *AuditLog) putHistory(ctx context.Context, a workflow.Approval, e workflow.AuditEvent) error {
+// eventItem is the audit record of e, kept retention after it.
+func eventItem(e workflow.AuditEvent, retention time.Duration) map[string]types.AttributeValue {
+	item := encodeEvent(e)
+	seq := fmt.Sprintf("%06d", e.Seq)
+	item[attrID] = str(logPrefix + e.ApprovalID + "#" + seq)
+	item[attrQueue] = str(logPrefix + e.At.UTC().Format(time.DateOnly))
+	item[attrQueuedAt] = str(e.At.UTC().Format(sortableTime) + "#" + e.ApprovalID + "#" + seq)
+	item[attrPurgeAt] = number(e.At.Add(retention).Unix())
+	return item
+}
+
+// historyItem is e.Actor's history entry for a, their act e on it, kept
+// retention after it.
+func historyItem(a workflow.Approval, e workflow.AuditEvent, retention time.Duration) map[string]types.AttributeValue {
 	item := encodeEvent(e)
 	item[attrID] = str(historyPrefix + e.Actor + "#" + a.ID)
 	item[attrQueue] = str(userPrefix + e.Actor)
 	item[attrQueuedAt] = str(e.At.UTC().Format(sortableTime) + "#" + a.ID)
-	item[attrPurgeAt] = number(e.At.Add(l.retention).Unix())
+	item[attrPurgeAt] = number(e.At.Add(retention).Unix())
 	putStrings(item, map[string]string{attrHistoryTitle: a.Title, attrHistoryChannel: a.Channel, attrHistoryTS: a.MessageTS})
+	return item
+}
+
+// latestActs are the last PersonalAct of each person among events, in the
+// order the people first acted.
+func latestActs(events []workflow.AuditEvent) []workflow.AuditEvent {
+	var acts []workflow.AuditEvent
+	for _, e := range events {
+		if !e.PersonalAct() {
+			continue
+		}
+		if i := slices.IndexFunc(acts, func(x workflow.AuditEvent) bool { return x.Actor == e.Actor }); i >= 0 {
+			acts[i] = e
+			continue
+		}
+		acts = append(acts, e)
+	}
+	return acts
+}
+
+func (l *AuditLog) putHistory(ctx context.Context, a workflow.Approval, e workflow.AuditEvent) error {
 	_, err := l.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                 aws.String(l.table),
-		Item:                      item,
+		Item:                      historyItem(a, e, l.retention),
 		ConditionExpression:       aws.String("attribute_not_exists(#id) OR #seq < :seq"),
 		ExpressionAttributeNames:  map[string]string{"#id": attrID, "#seq": "seq"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":seq": number(int64(e.Seq))},

@@ -2,8 +2,6 @@ package dynamo
 
 import (
 	"sync"
-
-	"github.com/sfnapprovals/approvals/workflow"
 )
 
 // versions remembers the last version of each approval this process read
@@ -17,29 +15,25 @@ import (
 // put here: they lack what a write must keep.
 type versions struct {
 	mu    sync.Mutex
-	items map[string]versioned
+	items map[string]record
 	max   int
 }
 
-type versioned struct {
-	a       workflow.Approval
-	version int64
-}
-
 func newVersions(max int) *versions {
-	return &versions{items: map[string]versioned{}, max: max}
+	return &versions{items: map[string]record{}, max: max}
 }
 
-func (v *versions) get(id string) (workflow.Approval, int64, bool) {
+func (v *versions) get(id string) (record, bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	e, ok := v.items[id]
-	return e.a, e.version, ok
+	r, ok := v.items[id]
+	return r, ok
 }
 
-func (v *versions) put(a workflow.Approval, version int64) {
+func (v *versions) put(r record) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	a := r.a
 	if a.Status.Final() && (a.MessageSynced || a.MessageGaveUp) {
 		delete(v.items, a.ID)
 		return
@@ -52,7 +46,7 @@ func (v *versions) put(a workflow.Approval, version int64) {
 			}
 		}
 	}
-	v.items[a.ID] = versioned{a: a, version: version}
+	v.items[a.ID] = r
 }
 
 func (v *versions) forget(id string) {

@@ -46,7 +46,7 @@ func TestVersionsStayBounded(t *testing.T) {
 	t.Parallel()
 	v := newVersions(100)
 	for i := range 1000 {
-		v.put(workflow.Approval{ID: workflow.NewApprovalID(), Attempts: i}, 1)
+		v.put(record{a: workflow.Approval{ID: workflow.NewApprovalID(), Attempts: i}, version: 1})
 	}
 	if n := len(v.items); n > 100 {
 		t.Errorf("%d entries, want at most 100", n)
@@ -57,13 +57,13 @@ func TestVersionsForgetApprovalsThatCannotChange(t *testing.T) {
 	t.Parallel()
 	v := newVersions(10)
 	a := workflow.Approval{ID: "ap_1", Status: workflow.StatusDecided, MessageTS: "1.2"}
-	v.put(a, 3)
-	if _, _, ok := v.get(a.ID); !ok {
+	v.put(record{a: a, version: 3})
+	if _, ok := v.get(a.ID); !ok {
 		t.Fatal("a decided approval whose message is not synced yet must be remembered")
 	}
 	a.MessageSynced = true
-	v.put(a, 4)
-	if _, _, ok := v.get(a.ID); ok {
+	v.put(record{a: a, version: 4})
+	if _, ok := v.get(a.ID); ok {
 		t.Error("a final, synced approval (and its token) is still held")
 	}
 }

@@ -19,30 +19,44 @@ import (
 const createAttempts = 8
 
 // Create stores a pending approval and a guard item keyed by a hash of its
-// task token, in one transaction. If the guard exists, an approval for the
+// task token, in one transaction with the approval's audit records,
+// decider entries and count (see write.go, schedule.go). If the guard exists, an approval for the
 // token was stored before: Create returns that one and created=false. An
 // approval that is not pending, or lacks an ID or token, is EINVALID.
 func (s *Store) Create(ctx context.Context, a workflow.Approval) (stored workflow.Approval, created bool, err error) {
 	if a.ID == "" || a.TaskToken == "" || a.Status != workflow.StatusPending {
 		return workflow.Approval{}, false, workflow.Errorf(workflow.EINVALID, "a new approval needs an ID, a task token and status pending")
 	}
-	guard := guardID(a.TaskToken)
-	item := encode(a, 1)
-	guardItem := map[string]types.AttributeValue{attrID: str(guard), attrApprovalID: str(a.ID)}
-	if v, ok := item[attrPurgeAt]; ok {
-		guardItem[attrPurgeAt] = v
+	// The user groups are marked beside the write (see markGroups).
+	marked := make(chan error, 1)
+	go func() { marked <- s.markGroups(ctx, newGroups(record{counted: -1}, a), openUntil(a)) }()
+	stored, created, err = s.create(ctx, a)
+	if merr := <-marked; err == nil && merr != nil {
+		return workflow.Approval{}, false, fmt.Errorf("store approval %s: %w", a.ID, merr)
 	}
-	input := &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-		{Put: s.putNew(item)},
-		{Put: s.putNew(guardItem)},
-	}}
+	return stored, created, err
+}
+
+// create is Create's transaction.
+func (s *Store) create(ctx context.Context, a workflow.Approval) (workflow.Approval, bool, error) {
+	guard := guardID(a.TaskToken)
 	for attempt := 1; ; attempt++ {
-		_, err := s.client.TransactWriteItems(ctx, input)
+		// Built again for each attempt: the count's shard is picked anew.
+		rec, side := s.sideWrites(record{counted: -1}, a, maxTransactItems-2)
+		item := recordItem(rec)
+		guardItem := map[string]types.AttributeValue{attrID: str(guard), attrApprovalID: str(a.ID)}
+		if v, ok := item[attrPurgeAt]; ok {
+			guardItem[attrPurgeAt] = v
+		}
+		_, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: append([]types.TransactWriteItem{
+			{Put: s.putNew(item)},
+			{Put: s.putNew(guardItem)},
+		}, side...)})
 		var canceled *types.TransactionCanceledException
 		switch {
 		case err == nil:
-			stored, _, err := decode(item)
-			return stored, true, err
+			s.versions.put(rec)
+			return rec.a, true, nil
 		case !errors.As(err, &canceled):
 			return workflow.Approval{}, false, fmt.Errorf("store approval %s: %w", a.ID, err)
 		case reason(canceled, 1) == "ConditionalCheckFailed":

@@ -60,7 +60,7 @@ func TestConcurrentCreatesStoreOneApproval(t *testing.T) {
 	if created != 1 {
 		t.Errorf("%d Creates reported created=true, want 1", created)
 	}
-	pending, err := s.List(t.Context(), workflow.QueuePending, time.Time{}, 100)
+	pending, _, err := s.List(t.Context(), workflow.QueueOpen, "", time.Time{}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ const (
 	attrStatus     = "status"
 	attrApprovalID = "approvalId" // on token guard items
 	attrTaskToken  = "taskToken"  // only while the approval is open
+	attrEntries    = "deciderEntries"
 	// ExecutionIndex keys: set only while the approval is open.
 	attrOpenExecution = "openExecution"
 	attrOpenedAt      = "openedAt"
@@ -154,6 +155,34 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		item["cancellation"] = &types.AttributeValueMemberM{Value: m}
 	}
 	return item
+}
+
+// record is an approval as its item holds it: the approval, the item's
+// version and the decider entries written for it (see write.go).
+type record struct {
+	a       workflow.Approval
+	version int64
+	// entries are the deciders whose entries exist: those recorded on the
+	// item (attrEntries). An item of an older version records none.
+	entries []string
+	// counted is the age bucket the approval is counted in (see
+	// schedule.go), -1 for none.
+	counted int
+}
+
+// readRecord returns the record an approval item holds.
+func readRecord(item map[string]types.AttributeValue) (record, error) {
+	a, version, err := decode(item)
+	if err != nil {
+		return record{}, err
+	}
+	d := decoder{item: item}
+	entries := d.strs(attrEntries)
+	counted := int(d.int(attrCounted)) - 1
+	if d.err != nil {
+		return record{}, fmt.Errorf("decode approval %s: %w", a.ID, d.err)
+	}
+	return record{a: a, version: version, entries: entries, counted: counted}, nil
 }
 
 // decode returns the approval in an item and the item's version.

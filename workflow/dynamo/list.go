@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,21 +23,32 @@ import (
 // show up shortly after it joined or left the queue, so callers act on
 // listed approvals with the conditional methods. An unknown queue is
 // EINVALID.
-func (s *Store) List(ctx context.Context, q workflow.Queue, until time.Time, limit int) ([]workflow.Approval, error) {
+//
+// The cursor is the sort key of the last approval listed; the next page
+// starts after it (ExclusiveStartKey).
+func (s *Store) List(ctx context.Context, q workflow.Queue, after workflow.Cursor, until time.Time, limit int) ([]workflow.Approval, workflow.Cursor, error) {
 	switch q {
-	case workflow.QueuePending, workflow.QueueClaimed, workflow.QueueMessage, workflow.QueueAudit:
+	case workflow.QueueOpen, workflow.QueueMessage, workflow.QueueAudit:
 	default:
-		return nil, workflow.Errorf(workflow.EINVALID, "unknown queue %q", q)
+		return nil, "", workflow.Errorf(workflow.EINVALID, "unknown queue %q", q)
 	}
 	before := ""
 	if !until.IsZero() {
 		before = until.UTC().Format(sortableTime) + "$" // after every "<until>#<id>"
 	}
-	list, err := s.query(ctx, QueueIndex, attrQueue, string(q), attrQueuedAt, before, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list %s approvals: %w", q, err)
+	var start map[string]types.AttributeValue
+	if after != "" {
+		_, id, ok := strings.Cut(strings.TrimSuffix(string(after), amendedMark), "#")
+		if !ok {
+			return nil, "", workflow.Errorf(workflow.EINVALID, "not a cursor of this store: %q", after)
+		}
+		start = map[string]types.AttributeValue{attrID: str(id), attrQueue: str(string(q)), attrQueuedAt: str(string(after))}
 	}
-	return list, nil
+	list, next, err := s.query(ctx, QueueIndex, attrQueue, string(q), attrQueuedAt, before, start, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("list %s approvals: %w", q, err)
+	}
+	return list, workflow.Cursor(next), nil
 }
 
 // ListOpen returns up to limit open approvals of the execution, oldest
@@ -47,7 +59,7 @@ func (s *Store) ListOpen(ctx context.Context, executionARN string, limit int) ([
 	if executionARN == "" {
 		return nil, workflow.Errorf(workflow.EINVALID, "no execution to list the open approvals of")
 	}
-	list, err := s.query(ctx, ExecutionIndex, attrOpenExecution, executionARN, attrOpenedAt, "", limit)
+	list, _, err := s.query(ctx, ExecutionIndex, attrOpenExecution, executionARN, attrOpenedAt, "", nil, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list the open approvals of execution %s: %w", executionARN, err)
 	}
@@ -55,9 +67,10 @@ func (s *Store) ListOpen(ctx context.Context, executionARN string, limit int) ([
 }
 
 // query pages through the index partition whose key attribute is value,
-// in sort key order, for up to limit approvals; with before set, only sort
-// keys below it.
-func (s *Store) query(ctx context.Context, index, attr, value, sortAttr, before string, limit int) ([]workflow.Approval, error) {
+// in sort key order from start (nil: the first), for up to limit
+// approvals; with before set, only sort keys below it. It returns the
+// sort key of the last approval when more may follow, else "".
+func (s *Store) query(ctx context.Context, index, attr, value, sortAttr, before string, start map[string]types.AttributeValue, limit int) ([]workflow.Approval, string, error) {
 	cond := "#key = :key"
 	names := map[string]string{"#key": attr}
 	values := map[string]types.AttributeValue{":key": str(value)}
@@ -66,7 +79,7 @@ func (s *Store) query(ctx context.Context, index, attr, value, sortAttr, before 
 		names["#sort"], values[":before"] = sortAttr, str(before)
 	}
 	var list []workflow.Approval
-	var start map[string]types.AttributeValue
+	last := ""
 	for len(list) < limit {
 		out, err := s.client.Query(ctx, &dynamodb.QueryInput{
 			TableName:                 aws.String(s.table),
@@ -79,21 +92,24 @@ func (s *Store) query(ctx context.Context, index, attr, value, sortAttr, before 
 			ExclusiveStartKey:         start,
 		})
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		for _, item := range out.Items {
 			a, _, err := decode(item)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			listed := a.Listed()
 			listed.Amended = amended(item, sortAttr)
 			list = append(list, listed)
+			if k, ok := item[sortAttr].(*types.AttributeValueMemberS); ok {
+				last = k.Value
+			}
 		}
 		if out.LastEvaluatedKey == nil {
-			break
+			return list, "", nil
 		}
 		start = out.LastEvaluatedKey
 	}
-	return list, nil
+	return list, last, nil
 }

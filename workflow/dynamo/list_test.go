@@ -19,8 +19,8 @@ import (
 func queues(t *testing.T, s *Store) map[workflow.Queue][]string {
 	t.Helper()
 	got := map[workflow.Queue][]string{}
-	for _, q := range []workflow.Queue{workflow.QueuePending, workflow.QueueClaimed, workflow.QueueMessage} {
-		list, err := s.List(t.Context(), q, time.Time{}, 100)
+	for _, q := range []workflow.Queue{workflow.QueueOpen, workflow.QueueMessage} {
+		list, _, err := s.List(t.Context(), q, "", time.Time{}, 100)
 		if err != nil {
 			t.Fatalf("List(%s): %v", q, err)
 		}
@@ -57,40 +57,40 @@ func TestQueueTransitions(t *testing.T) {
 		want map[workflow.Queue][]string
 	}{
 		{"created", func() error { return nil },
-			map[workflow.Queue][]string{workflow.QueuePending: {older.ID, a.ID, noMessage.ID}}},
+			map[workflow.Queue][]string{workflow.QueueOpen: {older.ID, a.ID, noMessage.ID}}},
 		{"message posted while pending", func() error { _, err := s.SetMessage(ctx, a.ID, "C0123", "1.1"); return err },
-			map[workflow.Queue][]string{workflow.QueuePending: {older.ID, a.ID, noMessage.ID}}},
+			map[workflow.Queue][]string{workflow.QueueOpen: {older.ID, a.ID, noMessage.ID}}},
 		{"claimed", func() error {
 			if _, err := s.Claim(ctx, noMessage.ID, approve, t0); err != nil {
 				return err
 			}
 			_, err := s.Claim(ctx, a.ID, approve, t0)
 			return err
-		}, map[workflow.Queue][]string{workflow.QueuePending: {older.ID}, workflow.QueueClaimed: {a.ID, noMessage.ID}}},
+		}, map[workflow.Queue][]string{workflow.QueueOpen: {older.ID, a.ID, noMessage.ID}}},
 		{"finished", func() error {
 			if _, err := s.Finish(ctx, noMessage.ID, workflow.StatusDecided, t0); err != nil {
 				return err
 			}
 			_, err := s.Finish(ctx, a.ID, workflow.StatusDecided, t0)
 			return err
-		}, map[workflow.Queue][]string{workflow.QueuePending: {older.ID}, workflow.QueueMessage: {a.ID}}},
+		}, map[workflow.Queue][]string{workflow.QueueOpen: {older.ID}, workflow.QueueMessage: {a.ID}}},
 		{"message synced", func() error { return s.MarkMessageSynced(ctx, a.ID) },
-			map[workflow.Queue][]string{workflow.QueuePending: {older.ID}}},
+			map[workflow.Queue][]string{workflow.QueueOpen: {older.ID}}},
 		{"message of a final approval recorded late", func() error { _, err := s.SetMessage(ctx, noMessage.ID, "C0123", "1.2"); return err },
-			map[workflow.Queue][]string{workflow.QueuePending: {older.ID}, workflow.QueueMessage: {noMessage.ID}}},
+			map[workflow.Queue][]string{workflow.QueueOpen: {older.ID}, workflow.QueueMessage: {noMessage.ID}}},
 		{"same message recorded again", func() error {
 			if err := s.MarkMessageSynced(ctx, noMessage.ID); err != nil {
 				return err
 			}
 			_, err := s.SetMessage(ctx, noMessage.ID, "C0123", "1.2")
 			return err
-		}, map[workflow.Queue][]string{workflow.QueuePending: {older.ID}}},
+		}, map[workflow.Queue][]string{workflow.QueueOpen: {older.ID}}},
 		{"another message refused", func() error {
 			if _, err := s.SetMessage(ctx, a.ID, "C0123", "1.3"); workflow.ErrorCode(err) != workflow.ECONFLICT {
 				return fmt.Errorf("SetMessage of another message = %v, want ECONFLICT", err)
 			}
 			return nil
-		}, map[workflow.Queue][]string{workflow.QueuePending: {older.ID}}},
+		}, map[workflow.Queue][]string{workflow.QueueOpen: {older.ID}}},
 		{"cancelled", func() error {
 			_, err := s.Cancel(ctx, older.ID, workflow.Cancellation{Reason: workflow.ReasonReplaced, ReplacedBy: a.ID}, t0)
 			return err
@@ -145,7 +145,7 @@ func TestListPagesInQueueOrder(t *testing.T) {
 		{limit: 100, want: want},
 	}
 	for _, tt := range tests {
-		list, err := s.List(t.Context(), workflow.QueuePending, time.Time{}, tt.limit)
+		list, _, err := s.List(t.Context(), workflow.QueueOpen, "", time.Time{}, tt.limit)
 		if err != nil {
 			t.Fatalf("List(limit %d): %v", tt.limit, err)
 		}
@@ -161,7 +161,7 @@ func TestListPagesInQueueOrder(t *testing.T) {
 
 func TestListRefusesAnUnknownQueue(t *testing.T) {
 	t.Parallel()
-	_, err := New(client, "unused").List(t.Context(), "archive", time.Time{}, 10)
+	_, _, err := New(client, "unused").List(t.Context(), "archive", "", time.Time{}, 10)
 	wantCode(t, err, workflow.EINVALID)
 }
 
@@ -174,7 +174,7 @@ func TestListedApprovalsAreNeverRememberedForWrites(t *testing.T) {
 	a.Summary, a.Drafts = "a body", []string{"a draft"}
 	create(t, s, a)
 	other := New(client, s.table) // remembers nothing yet
-	if list, err := other.List(t.Context(), workflow.QueuePending, time.Time{}, 10); err != nil || len(list) != 1 {
+	if list, _, err := other.List(t.Context(), workflow.QueueOpen, "", time.Time{}, 10); err != nil || len(list) != 1 {
 		t.Fatalf("List = %d approvals, %v", len(list), err)
 	}
 	claimed, err := other.Claim(t.Context(), a.ID, approve, t0)
@@ -338,7 +338,7 @@ func TestMessageQueueListsOnlyDueRecords(t *testing.T) {
 		}
 	}
 	listed := func(until time.Time) []string {
-		list, err := s.List(ctx, workflow.QueueMessage, until, 100)
+		list, _, err := s.List(ctx, workflow.QueueMessage, "", until, 100)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,6 +40,13 @@ func runTests(m *testing.M) int {
 
 var tableCount atomic.Int64
 
+// countedClient returns a client of the shared DynamoDB Local whose calls
+// the Calls count.
+func countedClient() (*dynamodb.Client, *Calls) {
+	calls := &Calls{}
+	return dynamodb.New(client.Options(), calls.Option), calls
+}
+
 // newStore returns a Store on a new table, deleted when the test ends.
 func newStore(tb testing.TB) *Store {
 	tb.Helper()

@@ -28,6 +28,12 @@ func encodePolicy(item map[string]types.AttributeValue, a workflow.Approval) {
 	if a.AuditSeq > 0 {
 		item["auditSeq"] = number(int64(a.AuditSeq))
 	}
+	if a.AuditAttempts > 0 {
+		item["auditAttempts"] = number(int64(a.AuditAttempts))
+	}
+	if a.AgeBucket > 0 {
+		item["ageBucket"] = number(int64(a.AgeBucket))
+	}
 	var requireComment []string
 	for _, c := range p.RequireComment {
 		requireComment = append(requireComment, string(c))
@@ -35,7 +41,7 @@ func encodePolicy(item map[string]types.AttributeValue, a workflow.Approval) {
 	putList(item, "requireComment", requireComment)
 	putList(item, "escalateTo", p.EscalateTo)
 	putStrings(item, map[string]string{"onDeadline": string(p.OnDeadline)})
-	putTimes(item, map[string]time.Time{"heartbeatAt": a.HeartbeatAt})
+	putTimes(item, map[string]time.Time{"heartbeatAt": a.HeartbeatAt, "auditRetryAt": a.AuditRetryAt})
 	putMaps(item, "steps", len(a.Steps), func(i int) map[string]types.AttributeValue {
 		m := map[string]types.AttributeValue{"kind": str(string(a.Steps[i].Kind))}
 		putTimes(m, map[string]time.Time{"at": a.Steps[i].At, "doneAt": a.Steps[i].DoneAt})
@@ -80,6 +86,9 @@ func decodePolicy(d *decoder, a *workflow.Approval) {
 	}
 	a.HeartbeatAt = d.time("heartbeatAt")
 	a.AuditSeq = int(d.int("auditSeq"))
+	a.AuditAttempts = int(d.int("auditAttempts"))
+	a.AgeBucket = int(d.int("ageBucket"))
+	a.AuditRetryAt = d.time("auditRetryAt")
 	for _, m := range d.maps("steps") {
 		x := decoder{item: m, err: d.err}
 		a.Steps = append(a.Steps, workflow.Step{Kind: workflow.StepKind(x.str("kind")), At: x.time("at"), DoneAt: x.time("doneAt")})

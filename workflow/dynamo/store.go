@@ -12,10 +12,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -25,6 +25,9 @@ import (
 type ItemAPI interface {
 	GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+	BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
+	DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error)
 	TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
 	Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 }
@@ -32,30 +35,49 @@ type ItemAPI interface {
 // Store is a workflow.Store on a DynamoDB table created with TableSchema.
 // It is safe for concurrent use, also by many processes.
 type Store struct {
-	client   ItemAPI
-	table    string
-	pageSize int // items per Query page in List
-	versions *versions
+	client    ItemAPI
+	table     string
+	pageSize  int // items per Query page in List
+	versions  *versions
+	retention time.Duration // of the audit records written with the changes
+	marks     marks         // of user groups in the groups item
 }
 
 var _ workflow.Store = (*Store)(nil)
 
-// New returns a Store on the table.
-func New(client ItemAPI, table string) *Store {
-	return &Store{client: client, table: table, pageSize: 100, versions: newVersions(2000)}
+// Option changes a Store.
+type Option func(*Store)
+
+// AuditRetention sets how long the audit records the Store writes with
+// each change are kept (workflow.DefaultAuditRetention by default); the
+// AuditLog reading them should keep its own records as long.
+func AuditRetention(d time.Duration) Option {
+	return func(s *Store) { s.retention = d }
+}
+
+// New returns a Store on the table. Every change it writes carries the
+// audit events the change recorded: they are in the audit trail the
+// moment the change is (see write.go), and the approval it returns has
+// an empty AuditOutbox.
+func New(client ItemAPI, table string, opts ...Option) *Store {
+	s := &Store{client: client, table: table, pageSize: 100, versions: newVersions(2000), retention: workflow.DefaultAuditRetention}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Get returns the approval with the ID, read consistently. A missing
 // approval is an ENOTFOUND error.
 func (s *Store) Get(ctx context.Context, id string) (workflow.Approval, error) {
-	a, _, err := s.get(ctx, id)
-	return a, err
+	r, err := s.get(ctx, id)
+	return r.a, err
 }
 
-// get returns the approval and its item version.
-func (s *Store) get(ctx context.Context, id string) (workflow.Approval, int64, error) {
+// get reads the approval's record, consistently.
+func (s *Store) get(ctx context.Context, id string) (record, error) {
 	if id == "" {
-		return workflow.Approval{}, 0, notFound(id)
+		return record{}, notFound(id)
 	}
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(s.table),
@@ -63,16 +85,16 @@ func (s *Store) get(ctx context.Context, id string) (workflow.Approval, int64, e
 		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return workflow.Approval{}, 0, fmt.Errorf("read approval %s: %w", id, err)
+		return record{}, fmt.Errorf("read approval %s: %w", id, err)
 	}
 	if !isApproval(out.Item) {
-		return workflow.Approval{}, 0, notFound(id)
+		return record{}, notFound(id)
 	}
-	a, version, err := decode(out.Item)
+	r, err := readRecord(out.Item)
 	if err == nil {
-		s.versions.put(a, version)
+		s.versions.put(r)
 	}
-	return a, version, err
+	return r, err
 }
 
 // maxWriteAttempts bounds how often modify retries an approval that keeps
@@ -92,58 +114,57 @@ func (s *Store) Update(ctx context.Context, id string, change func(*workflow.App
 // if any; a refusal or "unchanged" judged on that remembered version is
 // confirmed against a fresh read, so only the stored item decides.
 func (s *Store) modify(ctx context.Context, id, what string, change func(*workflow.Approval) error) (workflow.Approval, error) {
-	current, version, remembered := s.versions.get(id)
+	current, remembered := s.versions.get(id)
 	if !remembered {
 		var err error
-		if current, version, err = s.get(ctx, id); err != nil {
+		if current, err = s.get(ctx, id); err != nil {
 			return workflow.Approval{}, err
 		}
 	}
-	for range maxWriteAttempts {
-		next := current.Clone()
+	for attempt := range maxWriteAttempts {
+		next := current.a.Clone()
 		err := change(&next)
 		if err != nil && remembered {
 			remembered = false
-			if current, version, err = s.get(ctx, id); err != nil {
+			if current, err = s.get(ctx, id); err != nil {
 				return workflow.Approval{}, err
 			}
 			continue
 		}
 		switch {
 		case errors.Is(err, workflow.ErrUnchanged):
-			return current, nil
+			return current.a, nil
 		case err != nil:
 			return workflow.Approval{}, err
 		}
-		item := encode(next, version+1)
-		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName:                           aws.String(s.table),
-			Item:                                item,
-			ConditionExpression:                 aws.String("#version = :version"),
-			ExpressionAttributeNames:            map[string]string{"#version": attrVersion},
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":version": number(version)},
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		})
-		var failed *types.ConditionalCheckFailedException
+		stored, err := s.commit(ctx, current, next)
+		var newer *changed
 		switch {
 		case err == nil:
-			stored, storedVersion, err := decode(item)
-			if err == nil {
-				s.versions.put(stored, storedVersion)
-			}
-			return stored, err
-		case !errors.As(err, &failed):
+			s.versions.put(stored)
+			return stored.a, nil
+		case !errors.As(err, &newer):
 			s.versions.forget(id)
 			return workflow.Approval{}, fmt.Errorf("%s approval %s: %w", what, id, err)
-		case !isApproval(failed.Item):
+		case newer.item == nil:
+			// Another write to it was in progress: read what it left.
+			if err := backoff(ctx, attempt+1); err != nil {
+				return workflow.Approval{}, fmt.Errorf("%s approval %s: %w", what, id, err)
+			}
+			remembered = false
+			if current, err = s.get(ctx, id); err != nil {
+				return workflow.Approval{}, err
+			}
+			continue
+		case !isApproval(newer.item):
 			s.versions.forget(id)
 			return workflow.Approval{}, notFound(id)
 		}
 		remembered = false
-		if current, version, err = decode(failed.Item); err != nil {
+		if current, err = readRecord(newer.item); err != nil {
 			return workflow.Approval{}, err
 		}
-		s.versions.put(current, version)
+		s.versions.put(current)
 	}
 	return workflow.Approval{}, fmt.Errorf("%s approval %s: it changed under every one of %d attempts", what, id, maxWriteAttempts)
 }

@@ -12,6 +12,7 @@ import (
 type Directory struct {
 	mu     sync.Mutex
 	groups map[string][]string
+	errs   map[string]error
 	calls  int
 }
 
@@ -27,6 +28,9 @@ func (d *Directory) GroupMembers(_ context.Context, group string) ([]string, err
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.calls++
+	if err := d.errs[group]; err != nil {
+		return nil, err
+	}
 	members, ok := d.groups[group]
 	if !ok {
 		return nil, workflow.Errorf(workflow.ENOTFOUND, "no user group %s", group)
@@ -39,4 +43,15 @@ func (d *Directory) Calls() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.calls
+}
+
+// SetErr makes the lookups of group fail with err (nil heals), as when
+// Slack rate-limits usergroups.users.list.
+func (d *Directory) SetErr(group string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.errs == nil {
+		d.errs = map[string]error{}
+	}
+	d.errs[group] = err
 }
