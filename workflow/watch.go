@@ -36,7 +36,8 @@ func (s *Service) Watchers(ctx context.Context) ([]string, error) {
 // before its last change: its approvers and, once escalated, EscalateTo,
 // with the members of their user groups (a group whose members cannot be
 // looked up now is left out), those it was handed to and from, who voted
-// and who decided. The requester is not among them unless one of those.
+// and who decided, and the requester, whose Home lists their open
+// requests.
 func (s *Service) Concerned(ctx context.Context, a Approval) []string {
 	ids := slices.Clone(a.Approvers)
 	if a.Escalated() {
@@ -50,6 +51,9 @@ func (s *Service) Concerned(ctx context.Context, a Approval) []string {
 	}
 	if a.Decision != nil {
 		ids = append(ids, a.Decision.DecidedBy)
+	}
+	if a.RequestedBy != "" {
+		ids = append(ids, a.RequestedBy) // their Home lists their open requests
 	}
 	var people []string
 	for _, id := range unique(ids) {

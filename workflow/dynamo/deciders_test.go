@@ -191,3 +191,51 @@ func ids(list []workflow.Approval) []string {
 	}
 	return out
 }
+
+// The requester's entries list the pending requests they asked for,
+// oldest first, apart from anybody's decider entries.
+func TestRequesterEntriesListTheirOpenRequests(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := t.Context()
+	first := newApproval("token-asked-first", 0)
+	first.Approvers, first.RequestedBy = []string{"U0ANN"}, "U0ASK"
+	second := newApproval("token-asked-second", time.Second)
+	second.Approvers, second.RequestedBy = []string{"U0ANN", "U0ASK"}, "U0ASK"
+	others := newApproval("token-asked-others", 2*time.Second)
+	others.Approvers, others.RequestedBy = []string{"U0ASK"}, "U0ELSE"
+	for _, a := range []workflow.Approval{second, others, first} {
+		create(t, s, a)
+	}
+	requestedBy := func(who string) []string {
+		t.Helper()
+		list, err := s.ListRequestedBy(ctx, who, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(list)
+	}
+	if diff := cmp.Diff([]string{first.ID, second.ID}, requestedBy("U0ASK")); diff != "" {
+		t.Errorf("U0ASK's requests (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{others.ID}, requestedBy("U0ELSE")); diff != "" {
+		t.Errorf("U0ELSE's requests (-want +got):\n%s", diff)
+	}
+	// Asking is not deciding: U0ASK may decide only the one U0ELSE asked for.
+	list, err := s.ListFor(ctx, []string{"U0ASK"}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{others.ID}, ids(list)); diff != "" {
+		t.Errorf("U0ASK may decide (-want +got):\n%s", diff)
+	}
+	if _, err := s.Update(ctx, first.ID, func(x *workflow.Approval) error { return x.Claim(approve, t0.Add(time.Hour)) }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{second.ID}, requestedBy("U0ASK")); diff != "" {
+		t.Errorf("U0ASK's requests once one is claimed (-want +got):\n%s", diff)
+	}
+	if _, err := s.ListRequestedBy(ctx, "", 10); workflow.ErrorCode(err) != workflow.EINVALID {
+		t.Errorf("ListRequestedBy without a requester = %v, want EINVALID", err)
+	}
+}
