@@ -11,16 +11,24 @@ import (
 // carries a fresh trigger_id and response_url. It fails when the message or button is unknown,
 // and with ErrNoConnection when no socket is live (the click is then a Failure).
 func (s *Server) Click(user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
-	return s.click(user, channel, messageTS, actionID, value, false)
+	return s.click(user, channel, messageTS, actionID, value, false, nil)
+}
+
+// ClickVia is Click with the envelope delivered to a chosen socket rather than a random one: socket
+// indexes the live sockets in the order they connected, modulo their number. Slack may deliver any
+// envelope to any of an app's sockets; two clicks via different sockets of different processes
+// reach two replicas at once.
+func (s *Server) ClickVia(socket int, user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
+	return s.click(user, channel, messageTS, actionID, value, false, &socket)
 }
 
 // ClickEphemeral is Click on an ephemeral message shown to user. Like Slack, the payload has
 // container.is_ephemeral and no message; the response_url can replace or delete the message.
 func (s *Server) ClickEphemeral(user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
-	return s.click(user, channel, messageTS, actionID, value, true)
+	return s.click(user, channel, messageTS, actionID, value, true, nil)
 }
 
-func (s *Server) click(user, channel, messageTS, actionID, value string, ephemeral bool) (string, error) {
+func (s *Server) click(user, channel, messageTS, actionID, value string, ephemeral bool, via *int) (string, error) {
 	s.mu.Lock()
 	m := s.findLocked(channel, messageTS)
 	if ephemeral {
@@ -61,7 +69,11 @@ func (s *Server) click(user, channel, messageTS, actionID, value string, ephemer
 		payload["message"] = s.messageJSON(m.Message)
 	}
 	s.mu.Unlock()
-	return s.send(&envelope{Envelope: Envelope{Type: "interactive", Payload: mustJSON(payload)}})
+	env := &envelope{Envelope: Envelope{Type: "interactive", Payload: mustJSON(payload)}}
+	if via != nil {
+		env.pinned, env.via = true, max(*via, 0)
+	}
+	return s.send(env)
 }
 
 // Slash plays user running a slash command in channel, e.g. Slash("U1", "C1", "/approvals",

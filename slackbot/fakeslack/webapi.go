@@ -59,7 +59,19 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	status, applied, failed := s.injectedFailureLocked(method)
 	var retryAfter int
 	var limited bool
-	if !failed {
+	if !failed && s.opts.Faults != nil {
+		s.mu.Unlock()
+		f := s.opts.Faults(method)
+		s.mu.Lock()
+		switch {
+		case f.Status == http.StatusTooManyRequests:
+			retryAfter, limited = max(f.RetryAfter, 1), true
+			s.api.limited[method]++
+		case f.Status != 0:
+			status, applied, failed = f.Status, f.Applied, true
+		}
+	}
+	if !failed && !limited {
 		var channel string
 		if req != nil {
 			channel = req.params.Get("channel")
