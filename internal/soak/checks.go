@@ -132,7 +132,7 @@ func (r *run) check(ctx context.Context, histories bool) (Findings, error) {
 		}
 		o := r.stack.SFN.Outcome(it.pending.Token)
 		if o.State == stepfunctionstest.StateOpen {
-			f.add(it, &f.Lost, "the execution still waits (the approval is %s)", a.Status)
+			f.add(it, &f.Lost, "the execution still waits (the approval is %s)%s", a.Status, r.lastAck(it))
 		} else if why := judge(it, o, a); why != "" {
 			f.add(it, &f.Wrong, "%s", why)
 		}
@@ -157,6 +157,37 @@ func (r *run) check(ctx context.Context, histories bool) (Findings, error) {
 	}
 	r.mu.Unlock()
 	return f, nil
+}
+
+// lastAck describes the last acknowledged click or submission of it that
+// nothing answered, and what became of the replica Slack delivered it to.
+func (r *run) lastAck(it *item) string {
+	acts := it.actions()
+	for i := len(acts) - 1; i >= 0; i-- {
+		a := acts[i]
+		if !a.acked || a.answered {
+			continue
+		}
+		d := r.slack.Deliveries(a.envelope)
+		if len(d) == 0 {
+			return ""
+		}
+		socket := d[len(d)-1].Socket
+		r.mu.Lock()
+		rep := r.sockets[socket]
+		r.mu.Unlock()
+		s := fmt.Sprintf("; %s's %s (%s) was acked by %s at %.3fs and nothing answered it", a.who, a.what, a.envelope, r.replicaOf(socket), a.at.Sub(r.start).Seconds())
+		if rep == nil {
+			return s
+		}
+		rep.mu.Lock()
+		defer rep.mu.Unlock()
+		if rep.stopping != "" && rep.signalled.After(a.at) {
+			s += fmt.Sprintf(", which got %s %s later", rep.stopping, rep.signalled.Sub(a.at).Round(time.Millisecond))
+		}
+		return s
+	}
+	return ""
 }
 
 // requestMessages groups a channel's messages by the approval whose
@@ -207,10 +238,10 @@ func (r *run) checkMessage(f *Findings, it *item, a workflow.Approval, msgs []fa
 // outcome is what an execution received.
 type outcome struct {
 	State       string
-	Action      string `json:"action"`
-	DecidedBy   string `json:"decidedBy"`
-	Preset      string `json:"preset"`
-	Feedback    string `json:"feedback"`
+	Action      string                    `json:"action"`
+	DecidedBy   string                    `json:"decidedBy"`
+	Preset      string                    `json:"preset"`
+	Feedback    string                    `json:"feedback"`
 	Approvals   []struct{ UserID string } `json:"approvals"`
 	Delegations []struct{ From, To string }
 	Error       string

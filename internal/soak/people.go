@@ -178,7 +178,9 @@ func (r *run) submit(ctx context.Context, it *item, user string, view fakeslack.
 			}
 			continue
 		}
-		a.set(func(a *deed) { a.acked, a.result = true, fmt.Sprintf("acked in %s", ack.Latency.Round(time.Millisecond)) })
+		a.set(func(a *deed) {
+			a.acked, a.result = true, fmt.Sprintf("acked in %s", ack.Latency.Round(time.Millisecond))
+		})
 		if strings.Contains(string(ack.Payload), `"errors"`) {
 			a.set(func(a *deed) { a.answer, a.answered = "the form showed errors: "+string(ack.Payload), true })
 			return sawNothing
@@ -216,7 +218,9 @@ func (r *run) click(ctx context.Context, it *item, user, action string, via int)
 		a.set(func(a *deed) { a.result = "not acked in time: Slack showed an error" })
 		return a
 	}
-	a.set(func(a *deed) { a.acked, a.result = true, fmt.Sprintf("acked in %s", ack.Latency.Round(time.Millisecond)) })
+	a.set(func(a *deed) {
+		a.acked, a.result = true, fmt.Sprintf("acked in %s", ack.Latency.Round(time.Millisecond))
+	})
 	return a
 }
 

@@ -32,12 +32,13 @@ type replica struct {
 	addrC    chan string
 	done     chan struct{}
 
-	mu       sync.Mutex
-	addr     string
-	races    int
-	stopping string // "SIGKILL" or "SIGTERM" when the fleet stopped it
-	exited   time.Time
-	exitErr  error
+	mu        sync.Mutex
+	addr      string
+	races     int
+	stopping  string    // "SIGKILL" or "SIGTERM" when the fleet stopped it
+	signalled time.Time // when it was
+	exited    time.Time
+	exitErr   error
 }
 
 func (r *replica) String() string {
@@ -152,7 +153,7 @@ func (f *fleet) stop(r *replica, sig syscall.Signal, timeout time.Duration) {
 	}
 	r.mu.Lock()
 	if r.stopping == "" {
-		r.stopping = name
+		r.stopping, r.signalled = name, time.Now()
 	}
 	r.mu.Unlock()
 	f.mu.Lock()

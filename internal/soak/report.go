@@ -168,7 +168,7 @@ type line struct {
 // replacements and refreshes around it, and what the replicas logged of
 // it.
 func (r *run) writeItemTimeline(w io.Writer, it *item) {
-	fmt.Fprintf(w, "Timeline of %s (%s %s): %s; %s\n", it.id(), it.kind, it.variant, it.intent(), r.stack.SFN.Outcome(it.pending.Token).State)
+	fmt.Fprintf(w, "Timeline of %s (%s): %s; the task is %s\n", it.id(), strings.TrimSpace(string(it.kind)+" "+it.variant), it.intent(), r.stack.SFN.Outcome(it.pending.Token).State)
 	var lines []line
 	var envelopes []string
 	first, last := time.Time{}, time.Time{}
