@@ -408,6 +408,7 @@ func checkAudit(f *Findings, it *item, a workflow.Approval, events []workflow.Au
 	got := map[key]int{}
 	seqs := map[int]int{}
 	for _, e := range events {
+		seqs[e.Seq]++
 		k := key{typ: e.Type, actor: e.Actor}
 		switch e.Type {
 		case workflow.EventDelegated:
@@ -420,7 +421,6 @@ func checkAudit(f *Findings, it *item, a workflow.Approval, events []workflow.Au
 			continue // steps of the lifecycle, none in these requests
 		}
 		got[k]++
-		seqs[e.Seq]++
 	}
 	want := map[key]int{{typ: workflow.EventRequested}: 1}
 	if a.MessageTS != "" {
