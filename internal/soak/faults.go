@@ -1,9 +1,12 @@
 package soak
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +87,11 @@ type injector struct {
 
 	slackCalls, slack5xx, slack429, slackLost atomic.Int64
 	ddbCalls, sfnCalls                        atomic.Int64
+
+	// slackSubjects names the approvals a Web API call is about.
+	slackSubjects func(url.Values) []string
+	mu            sync.Mutex
+	slackFaults   []faultproxy.Record
 }
 
 func newInjector(o Options) *injector {
@@ -104,23 +112,44 @@ func (f *injector) stop() {
 // slackFault is the fake Slack's Options.Faults: a 5xx (not applied), a
 // lost answer (applied, then a 5xx), or a 429 with a Retry-After of 1 to
 // 3 s, on any Web API method.
-func (f *injector) slackFault(method string) fakeslack.Fault {
+func (f *injector) slackFault(method string, params url.Values) fakeslack.Fault {
 	if !f.slackOn.Load() {
 		return fakeslack.Fault{}
 	}
 	f.slackCalls.Add(1)
+	var fault fakeslack.Fault
+	var kind string
 	switch {
 	case f.slack.hit(f.o.Slack5xx):
 		f.slack5xx.Add(1)
-		return fakeslack.Fault{Status: []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}[f.slack.intN(3)]}
+		fault = fakeslack.Fault{Status: []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}[f.slack.intN(3)]}
+		kind = fmt.Sprint(fault.Status)
 	case f.slack.hit(f.o.Slack429):
 		f.slack429.Add(1)
-		return fakeslack.Fault{Status: http.StatusTooManyRequests, RetryAfter: 1 + f.slack.intN(3)}
+		fault = fakeslack.Fault{Status: http.StatusTooManyRequests, RetryAfter: 1 + f.slack.intN(3)}
+		kind = fmt.Sprintf("429 (Retry-After %d)", fault.RetryAfter)
 	case f.slack.hit(f.o.SlackLostAnswer):
 		f.slackLost.Add(1)
-		return fakeslack.Fault{Status: http.StatusInternalServerError, Applied: true}
+		fault = fakeslack.Fault{Status: http.StatusInternalServerError, Applied: true}
+		kind = "500 after applying it"
+	default:
+		return fault
 	}
-	return fakeslack.Fault{}
+	rec := faultproxy.Record{At: time.Now(), Service: "slack", Op: method + " answered " + kind}
+	if f.slackSubjects != nil {
+		rec.Subjects = f.slackSubjects(params)
+	}
+	f.mu.Lock()
+	f.slackFaults = append(f.slackFaults, rec)
+	f.mu.Unlock()
+	return fault
+}
+
+// slackRecords are the Slack faults injected so far.
+func (f *injector) slackRecords() []faultproxy.Record {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.slackFaults)
 }
 
 // ddbFault decides the fault of one DynamoDB request, whatever its

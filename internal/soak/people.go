@@ -60,12 +60,11 @@ func (r *run) act(ctx context.Context, it *item) {
 		})
 		wg.Wait()
 	case kindHandOver:
-		if !r.viaModal(ctx, it, w.approver, blocks.ActionDelegate, blocks.CallbackDelegate, map[string]map[string]any{
+		r.viaModal(ctx, it, w.approver, blocks.ActionDelegate, blocks.CallbackDelegate, map[string]map[string]any{
 			"delegate": {"delegate": map[string]any{"type": "users_select", "selected_user": w.delegate}},
-		}) {
-			return
-		}
-		// The delegate learns from the thread or the message, and acts.
+		})
+		// Whatever the delegator saw, the delegate acts once the thread,
+		// the message or their App Home shows them the request.
 		if r.handedTo(ctx, it) && r.pause(ctx, r.people.between(thinkMin, thinkMax)) {
 			r.decide(ctx, it, w.delegate, blocks.ActionApprove, -1)
 		}
@@ -301,10 +300,14 @@ func (r *run) final(it *item) bool {
 	return ok && len(fakeslack.ButtonActions(m.Blocks)) == 0
 }
 
+// delegatePatience is how long a delegate may take to notice a hand-over.
+const delegatePatience = 3 * patience
+
 // handedTo waits until the delegate can learn of the hand-over: a note in
-// the request's thread, or the message, mentions them.
+// the request's thread or the message mentions them, or their App Home
+// lists the request.
 func (r *run) handedTo(ctx context.Context, it *item) bool {
-	ctx, cancel := context.WithTimeout(ctx, patience)
+	ctx, cancel := context.WithTimeout(ctx, delegatePatience)
 	defer cancel()
 	mention := "<@" + it.who.delegate + ">"
 	p := it.pending.Response
@@ -314,12 +317,15 @@ func (r *run) handedTo(ctx context.Context, it *item) bool {
 				return true
 			}
 		}
+		if home, ok := r.slack.Home(it.who.delegate); ok && strings.Contains(string(home.View), p.ApprovalID) {
+			return true
+		}
 		m, _ := r.slack.Message(p.Channel, p.TS)
 		return strings.Contains(string(m.Blocks), "handed this request to "+mention)
 	})
 	if err != nil {
 		it.mu.Lock()
-		it.givenUp = fmt.Sprintf("the delegate saw no hand-over within %s", patience)
+		it.givenUp = fmt.Sprintf("the delegate saw no hand-over within %s: no note in the thread, not on the message, not on their App Home", delegatePatience)
 		it.mu.Unlock()
 	}
 	return err == nil

@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/faultproxy"
+	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
 // report prints what was injected, what the people did, and the checks.
@@ -213,6 +215,31 @@ func (r *run) writeItemTimeline(w io.Writer, it *item) {
 			if slices.Contains(rec.Subjects, it.id()) {
 				lines = append(lines, line{rec.At, fmt.Sprintf("fault: %s %s answered %s", rec.Service, rec.Op, rec.Kind)})
 			}
+		}
+	}
+	for _, rec := range r.inj.slackRecords() {
+		if slices.Contains(rec.Subjects, it.id()) {
+			lines = append(lines, line{rec.At, "fault: slack " + rec.Op})
+		}
+	}
+	p := it.pending.Response
+	if m, ok := r.slack.Message(p.Channel, p.TS); ok {
+		versions := append(r.slack.History(p.Channel, p.TS), m)
+		for i, v := range versions {
+			at := v.Edited
+			what := "edited to"
+			if i == 0 {
+				at, what = r.start, "posted"
+				if t, err := strconv.ParseFloat(v.TS, 64); err == nil {
+					at = time.UnixMicro(int64(t * 1e6))
+				}
+			}
+			lines = append(lines, line{at, fmt.Sprintf("slack: the request message %s %q, %d buttons", what, v.Text, len(fakeslack.ButtonActions(v.Blocks)))})
+		}
+	}
+	for _, reply := range r.slack.Replies(p.Channel, p.TS) {
+		if t, err := strconv.ParseFloat(reply.TS, 64); err == nil {
+			lines = append(lines, line{time.UnixMicro(int64(t * 1e6)), fmt.Sprintf("slack: thread reply %q", reply.Text)})
 		}
 	}
 	lines = append(lines, r.logLines(it.id(), envelopes)...)

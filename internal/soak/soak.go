@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"os"
 	"regexp"
 	"runtime"
@@ -181,6 +182,7 @@ type run struct {
 
 	mu       sync.Mutex
 	byToken  map[string]*item
+	byTS     map[string]*item // "channel ts" of each request message
 	events   []event
 	sockets  map[int]*replica // the fake's socket IDs → the replica that opened it
 	baseline map[*replica]usage
@@ -215,7 +217,7 @@ func Run(ctx context.Context, o Options) (Findings, error) {
 	if o.Seed == 0 {
 		o.Seed = uint64(time.Now().UnixNano())
 	}
-	r := &run{o: o, out: o.Out, byToken: map[string]*item{}, sockets: map[int]*replica{}, baseline: map[*replica]usage{}}
+	r := &run{o: o, out: o.Out, byToken: map[string]*item{}, byTS: map[string]*item{}, sockets: map[int]*replica{}, baseline: map[*replica]usage{}}
 	if r.out == nil {
 		r.out = io.Discard
 	}
@@ -247,6 +249,7 @@ func (r *run) run(ctx context.Context) (Findings, error) {
 	r.plan = makePlan(newDice(o.Seed, streamPlan).rng, o)
 	r.people = newDice(o.Seed, streamPeople)
 	r.inj = newInjector(o)
+	r.inj.slackSubjects = r.slackSubjects
 
 	binDir, err := os.MkdirTemp("", "approvals-soak-bin-")
 	if err != nil {
@@ -383,6 +386,26 @@ func (r *run) tokenSubject(body []byte) []string {
 		return []string{it.id()}
 	}
 	return nil
+}
+
+// slackSubjects names the approvals a Slack Web API call is about: the
+// IDs in its parameters (blocks, a form's metadata), or the request
+// message its ts or thread_ts names.
+func (r *run) slackSubjects(params url.Values) []string {
+	var ids []string
+	for _, vs := range params {
+		for _, v := range vs {
+			ids = append(ids, approvalID.FindAllString(v, -1)...)
+		}
+	}
+	r.mu.Lock()
+	for _, key := range []string{"ts", "thread_ts"} {
+		if it := r.byTS[params.Get("channel")+" "+params.Get(key)]; it != nil {
+			ids = append(ids, it.id())
+		}
+	}
+	r.mu.Unlock()
+	return slices.Compact(slices.Sorted(slices.Values(ids)))
 }
 
 // watchSockets maps each socket the fake Slack accepts to the replica that
@@ -545,6 +568,7 @@ func (r *run) request(ctx context.Context, it *item) error {
 	r.stack.SFN.Submit(token, out)
 	r.mu.Lock()
 	it.pending = devstack.Pending{Token: token, ExecutionARN: arn, Response: resp}
+	r.byTS[resp.Channel+" "+resp.TS] = it
 	if it.kind == kindDeadline {
 		it.deadlineAt = started.Add(it.deadline)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -47,10 +48,11 @@ type Options struct {
 	// RateLimits limits Web API methods by name, e.g. "chat.update".
 	RateLimits map[string]RateLimit
 	// Faults, when set, is asked about every Web API call before the fake
-	// answers it, and may fail the call (see Fault); the zero Fault lets it
-	// through. It is called concurrently. Failures injected with
+	// answers it, with the call's parameters (without the token; nil when
+	// unreadable), and may fail the call (see Fault); the zero Fault lets
+	// it through. It is called concurrently. Failures injected with
 	// FailMethod come first, and rate limits after.
-	Faults func(method string) Fault
+	Faults func(method string, params url.Values) Fault
 	// EventRetries are the pauses before each redelivery of an events_api
 	// envelope that missed its ack deadline, one per retry. Default Slack's
 	// schedule: at once, then after 1 minute, then after 5 minutes.

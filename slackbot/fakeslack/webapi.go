@@ -60,8 +60,12 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	var retryAfter int
 	var limited bool
 	if !failed && s.opts.Faults != nil {
+		var params url.Values
+		if req != nil {
+			params = withoutToken(req.params)
+		}
 		s.mu.Unlock()
-		f := s.opts.Faults(method)
+		f := s.opts.Faults(method, params)
 		s.mu.Lock()
 		switch {
 		case f.Status == http.StatusTooManyRequests:

@@ -131,7 +131,7 @@ func TestChatRoundTrip(t *testing.T) {
 	}
 
 	got, ok := s.Message("C1", ts)
-	want := fakeslack.Message{Channel: "C1", TS: ts, User: "UBOT", Text: "Approved by U1", Blocks: json.RawMessage("[]"), Updates: 1}
+	want := fakeslack.Message{Channel: "C1", TS: ts, User: "UBOT", Text: "Approved by U1", Blocks: json.RawMessage("[]"), Updates: 1, Edited: time.Unix(1700000000, 0)}
 	if !ok {
 		t.Fatalf("Message(C1, %s) not found", ts)
 	}
@@ -334,10 +334,16 @@ func TestFaultsHook(t *testing.T) {
 			t.Parallel()
 			var asked []string
 			var mu sync.Mutex
-			s := newServer(t, fakeslack.Options{Faults: func(method string) fakeslack.Fault {
+			s := newServer(t, fakeslack.Options{Faults: func(method string, params url.Values) fakeslack.Fault {
 				mu.Lock()
 				defer mu.Unlock()
 				asked = append(asked, method)
+				if params.Get("token") != "" {
+					t.Errorf("Faults got the token")
+				}
+				if method == "chat.postMessage" && params.Get("channel") != "C1" {
+					t.Errorf("Faults got %v, want the post's parameters", params)
+				}
 				if method == "chat.postMessage" {
 					return tt.fault
 				}
