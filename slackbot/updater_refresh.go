@@ -30,8 +30,11 @@ const maxRefreshRounds = 4
 // after its update lands the job reads the approval again: if it changed
 // meanwhile (another replica may have shown an older state last) it
 // updates again, and if it was decided meanwhile it shows the outcome, so
-// a late progress update never brings buttons back. A failed update is
-// logged and left: the next change, or the outcome, rewrites the message.
+// a late progress update never brings buttons back; when that correction
+// fails, it goes to the outbox as a decision's update does (correct),
+// since the record may already say the message shows the outcome. Another
+// failed update is logged and left: the next change, or the outcome,
+// rewrites the message.
 func (u *updater) refresh(a workflow.Approval) {
 	if a.MessageTS == "" || a.Status.Final() {
 		return
@@ -91,6 +94,13 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 		}
 		limited, err := u.updateMessage(ctx, a, msg)
 		switch {
+		case limited && a.Status.Final(), err != nil && a.Status.Final():
+			// This job's progress update may be what the message shows,
+			// after the outcome: the outbox retries the outcome.
+			log.Info("request message showed progress after its outcome; the outbox updates it", zap.Error(chat.NewAPIError("chat.update", err)))
+			u.correct(a)
+			u.refreshed(j)
+			return
 		case limited:
 			u.requeueRefresh(j)
 			return
