@@ -162,6 +162,12 @@ func (r *run) check(ctx context.Context, histories bool) (Findings, error) {
 // lastAck describes the last acknowledged click or submission of it that
 // nothing answered, and what became of the replica Slack delivered it to.
 func (r *run) lastAck(it *item) string {
+	it.mu.Lock()
+	givenUp := it.givenUp
+	it.mu.Unlock()
+	if givenUp != "" {
+		return "; " + givenUp
+	}
 	acts := it.actions()
 	for i := len(acts) - 1; i >= 0; i-- {
 		a := acts[i]
