@@ -160,14 +160,21 @@ func (r *run) check(ctx context.Context, histories bool) (Findings, error) {
 }
 
 // lastAck describes the last acknowledged click or submission of it that
-// nothing answered, and what became of the replica Slack delivered it to.
+// nothing answered, and what became of the replica Slack delivered it to;
+// and a delegate who never heard of a hand-over.
 func (r *run) lastAck(it *item) string {
 	it.mu.Lock()
 	givenUp := it.givenUp
 	it.mu.Unlock()
 	if givenUp != "" {
-		return "; " + givenUp
+		givenUp = "; " + givenUp
 	}
+	return r.unanswered(it) + givenUp
+}
+
+// unanswered describes the last acknowledged click or submission of it
+// that nothing answered, if any.
+func (r *run) unanswered(it *item) string {
 	acts := it.actions()
 	for i := len(acts) - 1; i >= 0; i-- {
 		a := acts[i]
