@@ -78,6 +78,8 @@ func parseFlags(args []string, stderr io.Writer) (soak.Options, error) {
 	fs.DurationVar(&o.KillEvery, "kill-every", o.KillEvery, "mean time between replacements of a random replica (0: none)")
 	fs.Float64Var(&o.TermShare, "term-share", o.TermShare, "share of replacements done as a rolling deploy (new process first, then SIGTERM); the rest are SIGKILL")
 	fs.DurationVar(&o.RestartAfter, "restart-after", o.RestartAfter, "how long a killed replica stays down before its replacement starts")
+	fs.DurationVar(&o.FreezeEvery, "freeze-every", o.FreezeEvery, "mean time between pauses of a random replica (SIGSTOP, then SIGCONT), which leave its sockets open and its envelopes unacked (0: none)")
+	fs.DurationVar(&o.FreezeFor, "freeze-for", o.FreezeFor, "how long a paused replica stays paused")
 	fs.DurationVar(&o.DisconnectEvery, "disconnect-every", o.DisconnectEvery, "mean time between Slack refreshing one Socket Mode connection (0: none)")
 	fs.Float64Var(&o.Slack5xx, "slack-5xx", o.Slack5xx, "share of Slack Web API calls answered 500, 502 or 503 (not applied)")
 	fs.Float64Var(&o.Slack429, "slack-429", o.Slack429, "share of Slack Web API calls answered 429 with Retry-After 1-3 s")

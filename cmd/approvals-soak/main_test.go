@@ -40,6 +40,7 @@ func TestBadFlagsChangeNothing(t *testing.T) {
 		"tiny sweep":      {"-sweep-interval", "10ms"},
 		"unknown flag":    {"-chaos"},
 		"negative warmup": {"-warm-up", "-2"},
+		"long freeze":     {"-freeze-for", "40s"},
 	}
 	for name, args := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -62,7 +63,7 @@ func TestHelpListsEveryRate(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, &bytes.Buffer{}, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"-kill-every", "-term-share", "-restart-after", "-disconnect-every", "-slack-5xx", "-slack-429",
+	for _, flag := range []string{"-kill-every", "-freeze-every", "-freeze-for", "-term-share", "-restart-after", "-disconnect-every", "-slack-5xx", "-slack-429",
 		"-slack-lost-answer", "-sfn-throttle", "-sfn-5xx", "-sfn-lost-answer", "-ddb-throttle", "-ddb-5xx", "-ddb-lost-answer", "-mix", "-seed"} {
 		if !strings.Contains(stderr.String(), flag+" ") {
 			t.Errorf("-h does not list %s", flag)

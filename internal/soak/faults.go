@@ -72,6 +72,7 @@ const (
 	streamDisconnects
 	streamPeople
 	streamHomes
+	streamFreezes
 )
 
 // injector decides the faults of Slack's Web API, DynamoDB and Step

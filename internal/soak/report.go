@@ -28,6 +28,7 @@ func (r *run) report(f Findings) {
 	row("replicas killed (SIGKILL), then restarted", r.kills.Load(), fmt.Sprintf("every %s on average, down %s", o.KillEvery, o.RestartAfter))
 	row("replicas replaced as a deploy does (SIGTERM)", r.terms.Load(), fmt.Sprintf("%.0f%% of replacements", 100*o.TermShare))
 	row("replica processes started to replace them", r.restarts.Load(), "")
+	row("replicas paused (SIGSTOP), then continued", r.freezes.Load(), fmt.Sprintf("every %s on average, for %s", o.FreezeEvery, o.FreezeFor))
 	row("Socket Mode connections refreshed by Slack", r.disconnects.Load(), fmt.Sprintf("every %s on average", o.DisconnectEvery))
 	row("Slack Web API 5xx (not applied)", r.inj.slack5xx.Load(), fmt.Sprintf("%.1f%% of %d calls", 100*o.Slack5xx, slackCalls))
 	row("Slack Web API 429 with Retry-After 1-3 s", r.inj.slack429.Load(), fmt.Sprintf("%.1f%%", 100*o.Slack429))

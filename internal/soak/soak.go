@@ -64,6 +64,11 @@ type Options struct {
 	KillEvery    time.Duration
 	TermShare    float64
 	RestartAfter time.Duration
+	// FreezeEvery is the mean time between pauses of a random replica
+	// (SIGSTOP, then SIGCONT FreezeFor later), as a long GC pause, a
+	// starved CPU or a hung container does: its sockets stay open, so
+	// Slack keeps delivering to it and the envelopes go unacked. 0: none.
+	FreezeEvery, FreezeFor time.Duration
 	// DisconnectEvery is the mean time between Slack refreshing one
 	// Socket Mode connection (a disconnect message, then the socket
 	// closes). 0: none.
@@ -108,6 +113,7 @@ func Defaults() Options {
 		Approvals: 500, WarmUp: 6, Duration: 2 * time.Minute, Replicas: 3, Survivors: 1, Settle: 4 * time.Minute,
 		Mix:       DefaultMix,
 		KillEvery: 10 * time.Second, TermShare: 0.25, RestartAfter: 2 * time.Second, DisconnectEvery: 8 * time.Second,
+		FreezeEvery: 20 * time.Second, FreezeFor: 5 * time.Second,
 		Slack5xx: 0.02, Slack429: 0.02,
 		SFNThrottle: 0.05, SFN5xx: 0.02,
 		DDBThrottle: 0.03, DDB5xx: 0.01,
@@ -150,8 +156,10 @@ func (o Options) Check() error {
 		return fmt.Errorf("-settle must be at least 1m: a claim held by a killed replica waits its lease (%s)", workflow.DefaultClaimLease)
 	case total != 100:
 		return fmt.Errorf("-mix must add up to 100")
-	case o.KillEvery < 0 || o.DisconnectEvery < 0 || o.RestartAfter < 0:
-		return fmt.Errorf("-kill-every, -restart-after and -disconnect-every must not be negative")
+	case o.KillEvery < 0 || o.DisconnectEvery < 0 || o.RestartAfter < 0 || o.FreezeEvery < 0 || o.FreezeFor < 0:
+		return fmt.Errorf("-kill-every, -restart-after, -freeze-every, -freeze-for and -disconnect-every must not be negative")
+	case o.FreezeEvery > 0 && (o.FreezeFor <= 0 || o.FreezeFor >= workflow.DefaultClaimLease/2):
+		return fmt.Errorf("-freeze-for must be above 0 and below %s (half the claim lease), not %s", workflow.DefaultClaimLease/2, o.FreezeFor)
 	case o.KillEvery > 0 && o.KillEvery < time.Second:
 		return fmt.Errorf("-kill-every must be at least 1s, not %s", o.KillEvery)
 	case o.HomeOpens < 0:
@@ -188,6 +196,7 @@ type run struct {
 	baseline map[*replica]usage
 
 	kills, terms, restarts, disconnects, deadlines atomic.Int64
+	freezes                                        atomic.Int64
 	modalsLost, homesReopened                      atomic.Int64
 }
 
@@ -591,6 +600,9 @@ func (r *run) clickPhase(ctx context.Context) {
 	if o.DisconnectEvery > 0 {
 		faults.Go(func() { r.disconnect(faultCtx) })
 	}
+	if o.FreezeEvery > 0 {
+		faults.Go(func() { r.freeze(faultCtx) })
+	}
 	homes := newDice(o.Seed, streamHomes)
 	for n := range o.HomeOpens {
 		r.homes = append(r.homes, &homeOpen{viewer: fmt.Sprintf("U0V%05d", n), at: homes.between(0, o.Duration)})
@@ -685,6 +697,32 @@ func (r *run) replace(ctx context.Context) {
 		if ended {
 			return
 		}
+	}
+}
+
+// freeze pauses a random replica at random times until ctx ends, and
+// lets it go on FreezeFor later.
+func (r *run) freeze(ctx context.Context) {
+	d := newDice(r.o.Seed, streamFreezes)
+	for r.pause(ctx, d.every(r.o.FreezeEvery)) {
+		var live []*replica
+		for _, rep := range r.fleet.current() {
+			if rep != nil {
+				live = append(live, rep)
+			}
+		}
+		if len(live) == 0 {
+			continue
+		}
+		rep := live[d.intN(len(live))]
+		if rep.cmd.Process.Signal(syscall.SIGSTOP) != nil {
+			continue
+		}
+		r.freezes.Add(1)
+		r.note(fmt.Sprintf("SIGSTOP %s for %s", rep, r.o.FreezeFor))
+		r.pause(context.WithoutCancel(ctx), r.o.FreezeFor)
+		_ = rep.cmd.Process.Signal(syscall.SIGCONT)
+		r.note(fmt.Sprintf("SIGCONT %s", rep))
 	}
 }
 
