@@ -89,10 +89,11 @@ func ParseMix(s string) (Mix, error) {
 }
 
 // People of an approval: each approval has its own, so every private
-// answer and modal a person gets is about that approval.
+// answer and modal a person gets is about that approval. The groups are
+// few, as in a workspace: the approvals of a channel share one.
 type people struct {
 	approver string // a listed approver
-	member   string // decides as the member of group
+	member   string // decides as a member of group
 	group    string
 	delegate string // the hand-over's delegate
 }
@@ -101,7 +102,7 @@ func peopleOf(n int) people {
 	return people{
 		approver: fmt.Sprintf("U0A%05d", n),
 		member:   fmt.Sprintf("U0M%05d", n),
-		group:    fmt.Sprintf("S0G%05d", n),
+		group:    fmt.Sprintf("S0G%02d", n%channels),
 		delegate: fmt.Sprintf("U0D%05d", n),
 	}
 }
@@ -248,11 +249,12 @@ func makePlan(rng *rand.Rand, o Options) []*item {
 	return list
 }
 
-// groups are the user groups of the plan, for the fake Slack.
+// groups are the user groups of the plan and their members, for the fake
+// Slack.
 func groups(plan []*item) map[string][]string {
 	g := map[string][]string{}
 	for _, it := range plan {
-		g[it.who.group] = []string{it.who.member}
+		g[it.who.group] = append(g[it.who.group], it.who.member)
 	}
 	return g
 }
