@@ -1,54 +1,46 @@
 package blocks
 
 import (
-	"fmt"
-
 	"github.com/sfnapprovals/approvals/workflow"
-)
-
-// Private answers the bot gives a person about their click.
-const (
-	TextTransient = "Could not complete your decision because of a temporary problem. " +
-		"If it went through, the message will update by itself; otherwise please try again in a minute."
-	TextNotFound     = "This approval no longer exists."
-	TextSlowClick    = "That took too long to open. Please click the button again."
-	TextNoGroups     = "Cannot check your group membership right now; please try again shortly."
-	TextNotOnRequest = "These buttons decide only on the request message in its channel; this click changed nothing."
 )
 
 // LateText tells somebody who clicked an approval that is no longer
 // pending what became of it.
 func LateText(a workflow.Approval, err error) string {
+	l := a.Locale
 	switch {
 	case a.Status == workflow.StatusCancelled:
 		return CancelledLate(a)
 	case a.Status == workflow.StatusExpired:
-		return "This approval has expired: the workflow stopped waiting for it."
+		return T(l, KLateExpired)
+	case a.Status == workflow.StatusDecided && DecidedByDeadline(a) && a.Decision.Action == workflow.ActionSkip:
+		return T(l, KLateDeadlineSkip, Date(l, a.Decision.DecidedAt))
 	case a.Status == workflow.StatusDecided && DecidedByDeadline(a):
-		return fmt.Sprintf("Nobody decided this request in time, so it was %s at its deadline (%s).",
-			DeadlineVerb(a.Decision.Action), Date(a.Decision.DecidedAt))
+		return T(l, KLateDeadlineReject, Date(l, a.Decision.DecidedAt))
 	case a.Status == workflow.StatusDecided && a.Decision != nil:
-		return fmt.Sprintf("This approval was already decided by %s (%s at %s).",
-			Mention(a.Decision.DecidedBy), verb(a), Date(a.Decision.DecidedAt))
-	case err != nil:
-		return workflow.ErrorMessage(err)
+		return T(l, KLateDecided, Mention(a.Decision.DecidedBy), verb(a), Date(l, a.Decision.DecidedAt))
+	case err != nil && workflow.ErrorCode(err) != workflow.ECONFLICT:
+		return ErrorText(l, err)
 	}
-	return "Somebody is deciding this approval right now."
+	return T(l, KLateBusy)
 }
 
 func verb(a workflow.Approval) string {
+	l := a.Locale
 	switch a.Decision.Action {
 	case workflow.ActionApprove:
 		if i := ChosenDraft(a); i != nil {
-			return fmt.Sprintf("approved draft %d", *i+1)
+			return T(l, KVerbApprovedDraft, *i+1)
 		}
-		return "approved"
+		return T(l, KVerbApproved)
 	case workflow.ActionReject:
-		return "rejected"
+		return T(l, KVerbRejected)
 	case workflow.ActionRevise:
-		return "changes requested"
+		return T(l, KVerbRevise)
 	case workflow.ActionSkip:
-		return "skipped"
+		return T(l, KVerbSkipped)
+	case workflow.ActionWithdraw:
+		return T(l, KVerbWithdrawn)
 	}
 	return string(a.Decision.Action)
 }
@@ -60,25 +52,18 @@ func WhoMayDecide(a workflow.Approval) string {
 	if len(deciders) == 0 {
 		return ""
 	}
-	return " Who may decide: " + Mentions(deciders) + "."
+	return T(a.Locale, KWhoMayDecide, Mentions(a.Locale, deciders))
 }
 
 // VoteText answers a person whose approval was counted below the quorum.
 func VoteText(a workflow.Approval, d workflow.Decision) string {
-	what := "Your approval"
-	if d.DraftIndex >= 0 {
-		what = fmt.Sprintf("Your approval of draft %d", d.DraftIndex+1)
+	l := a.Locale
+	progress := T(l, KProgress, len(a.VotesFor(d.DraftIndex, d.Edited)), a.Quorum())
+	switch {
+	case d.DraftIndex >= 0 && len(a.Drafts) > 1:
+		return T(l, KVoteSameDraft, Escape(a.Title), progress, a.Quorum(), d.DraftIndex+1)
+	case d.DraftIndex >= 0:
+		return T(l, KVoteDraft, Escape(a.Title), progress, a.Quorum(), d.DraftIndex+1)
 	}
-	same := ""
-	if len(a.Drafts) > 1 {
-		same = " of the same draft"
-	}
-	return fmt.Sprintf("%s of *%s* is counted (%s so far). The workflow continues once %d people approved%s.",
-		what, Escape(a.Title), progressOf(a, d.DraftIndex), a.Quorum(), same)
-}
-
-// progressOf is how many approvals the draft has, such as "1 of 2
-// approvals".
-func progressOf(a workflow.Approval, draft int) string {
-	return fmt.Sprintf("%d of %d approvals", len(a.ApprovalsOf(draft)), a.Quorum())
+	return T(l, KVote, Escape(a.Title), progress, a.Quorum())
 }

@@ -13,36 +13,38 @@ import (
 
 // cancelledOutcome is the outcome line of a cancelled approval's message.
 func cancelledOutcome(a workflow.Approval) string {
+	l := a.Locale
 	switch {
 	case replaced(a):
-		return "⏹️ *Replaced by a newer request*" + newerLink(a, ": ", "open it") + ". Its buttons no longer decide anything."
+		return T(l, KCancelOutReplaced, newerLink(a, KLinkAfterColon, KLinkOpenIt))
 	case executionEnded(a):
-		return "⏹️ *Cancelled*: " + executionEnd(a) + ". Its buttons no longer decide anything."
+		return T(l, KCancelOut, executionEnd(a))
 	}
-	return "⏹️ *Cancelled*: " + Escape(cancelReason(a)) + ". Its buttons no longer decide anything."
+	return T(l, KCancelOut, Escape(cancelReason(a)))
 }
 
 // cancelledReply is the short text of a cancelled approval.
 func cancelledReply(a workflow.Approval) string {
+	l := a.Locale
 	switch {
 	case replaced(a):
-		return "Replaced by a newer request" + newerLink(a, ": ", "the new request") + "."
+		return T(l, KCancelReplyReplaced, newerLink(a, KLinkAfterColon, KLinkNewRequest))
 	case executionEnded(a):
-		return "Cancelled: " + executionEnd(a) + "."
+		return T(l, KCancelReply, executionEnd(a))
 	}
-	return "Cancelled: " + Escape(cancelReason(a)) + "."
+	return T(l, KCancelReply, Escape(cancelReason(a)))
 }
 
-// cancelledLate answers a click on a cancelled approval's message.
+// CancelledLate answers a click on a cancelled approval's message.
 func CancelledLate(a workflow.Approval) string {
+	l := a.Locale
 	switch {
 	case replaced(a):
-		return "This request was replaced by a newer request, so this button changes nothing" +
-			newerLink(a, ". Decide on ", "the new request") + "."
+		return T(l, KCancelLateReplaced, newerLink(a, KLinkDecideOn, KLinkNewRequest))
 	case executionEnded(a):
-		return "This request was cancelled because " + executionEnd(a) + ", so this button changes nothing."
+		return T(l, KCancelLateEnded, executionEnd(a))
 	}
-	return "This request was cancelled (" + Escape(cancelReason(a)) + "), so this button changes nothing."
+	return T(l, KCancelLateOther, Escape(cancelReason(a)))
 }
 
 func executionEnded(a workflow.Approval) bool {
@@ -52,41 +54,47 @@ func executionEnded(a workflow.Approval) bool {
 // executionEnd says how and when the execution of a ended, such as "the
 // execution was aborted at <date>".
 func executionEnd(a workflow.Approval) string {
-	at := ""
-	if t := a.Cancellation.StoppedAt; !t.IsZero() {
-		at = " at " + Date(t)
+	l, t := a.Locale, a.Cancellation.StoppedAt
+	keys := map[string][2]Key{
+		workflow.ReasonExecutionAborted:   {KExecAborted, KExecAbortedAt},
+		workflow.ReasonExecutionTimedOut:  {KExecTimedOut, KExecTimedOutAt},
+		workflow.ReasonExecutionFailed:    {KExecFailed, KExecFailedAt},
+		workflow.ReasonExecutionSucceeded: {KExecSucceeded, KExecSucceededAt},
 	}
-	switch a.Cancellation.Reason {
-	case workflow.ReasonExecutionAborted:
-		return "the execution was aborted" + at
-	case workflow.ReasonExecutionTimedOut:
-		return "the execution timed out" + at
-	case workflow.ReasonExecutionFailed:
-		return "the execution failed" + at
-	case workflow.ReasonExecutionSucceeded:
-		return "the execution finished" + at + " without waiting for this decision"
+	k, ok := keys[a.Cancellation.Reason]
+	switch {
+	case !ok:
+		return T(l, KExecGone)
+	case t.IsZero():
+		return T(l, k[0])
 	}
-	return "the execution no longer exists"
+	return T(l, k[1], Date(l, t))
 }
 
 func replaced(a workflow.Approval) bool {
 	return a.Cancellation != nil && a.Cancellation.ReplacedBy != ""
 }
 
+// cancelReason is why a was cancelled as recorded, in a's locale where
+// the catalog words it.
 func cancelReason(a workflow.Approval) string {
-	if a.Cancellation == nil || a.Cancellation.Reason == "" {
-		return "no reason recorded"
+	switch {
+	case a.Cancellation == nil || a.Cancellation.Reason == "":
+		return T(a.Locale, KCancelNoReason)
+	case a.Cancellation.Reason == workflow.ReasonReplaced:
+		return T(a.Locale, KReasonReplaced)
 	}
 	return a.Cancellation.Reason
 }
 
-// newerLink is before + a mrkdwn link labelled label to the newer request's
-// message, or "" when its link is unknown or not a plain web link.
-func newerLink(a workflow.Approval, before, label string) string {
+// newerLink is a mrkdwn link labelled label to the newer request's
+// message, set in around, or "" when its link is unknown or not a plain
+// web link.
+func newerLink(a workflow.Approval, around, label Key) string {
 	if a.Cancellation == nil || !webLink(a.Cancellation.Link) {
 		return ""
 	}
-	return before + "<" + a.Cancellation.Link + "|" + label + ">"
+	return T(a.Locale, around, "<"+a.Cancellation.Link+"|"+T(a.Locale, label)+">")
 }
 
 // webLink reports whether link is an http(s) URL that cannot break out of a

@@ -1,13 +1,11 @@
 package blocks
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/slack-go/slack"
@@ -48,6 +46,8 @@ func largestRequests(t *testing.T, pattern string) map[string]workflow.Request {
 			RequestedBy:    "U" + strings.Repeat("R", 20),
 			Title:          fill(pattern, workflow.MaxTitleLen),
 			AllowSkip:      true,
+			AllowEdit:      true,
+			Confirm:        workflow.Confirmable,
 			TimeoutSeconds: workflow.MaxTimeoutSeconds,
 		}
 		for i := range workflow.MaxApprovers {
@@ -86,6 +86,7 @@ func largestRequests(t *testing.T, pattern string) map[string]workflow.Request {
 	drafts := base()
 	addDrafts(&drafts, workflow.MaxDraftLen)
 	fields := base()
+	fields.AllowEdit = false
 	addFields(&fields, workflow.MaxFieldValueLen)
 	summary := base()
 	summary.Summary = fill(pattern, workflow.MaxSummaryLen)
@@ -108,8 +109,21 @@ func approvalOf(r workflow.Request) workflow.Approval {
 		ID: workflow.NewApprovalID(), TaskToken: r.TaskToken, ExecutionARN: r.ExecutionARN, StateName: r.StateName,
 		Channel: r.Channel, ThreadTS: r.ThreadTS, Approvers: r.Approvers, RequestedBy: r.RequestedBy,
 		Title: r.Title, Summary: r.Summary, Fields: r.Fields, Drafts: r.Drafts, RevisionPresets: r.RevisionPresets,
-		AllowSkip: r.AllowSkip, CreatedAt: created, Deadline: deadline, Status: workflow.StatusPending,
+		AllowSkip: r.AllowSkip, AllowEdit: r.AllowEdit, Confirm: r.Confirm, Locale: r.Locale,
+		CreatedAt: created, Deadline: deadline, Status: workflow.StatusPending,
 	}
+}
+
+// fillEdit repeats pattern to as long a text as Slack's text input holds.
+func fillEdit(pattern string) string {
+	var b strings.Builder
+	for _, r := range fill(pattern, workflow.MaxEditLen) {
+		if workflow.EditLen(b.String()+string(r)) > workflow.MaxEditLen {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // largestDecisions are the decisions valid on a at every limit of
@@ -125,6 +139,13 @@ func largestDecisions(t *testing.T, a workflow.Approval, pattern string) map[str
 		"revise": {Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: a.RevisionPresets[9],
 			Text: "x" + fill("\n"+pattern, workflow.MaxReasonLen-1)},
 		"skip": {Action: workflow.ActionSkip, DraftIndex: workflow.NoDraft},
+		"approved edited": {Action: workflow.ActionApprove, DraftIndex: len(a.Drafts) - 1, Edited: fillEdit(pattern),
+			Text: "x" + fill(pattern, workflow.MaxReasonLen-1)},
+		"withdrawn": {Action: workflow.ActionWithdraw, DraftIndex: workflow.NoDraft, DecidedBy: a.RequestedBy,
+			Text: "x" + fill("\n"+pattern, workflow.MaxReasonLen-1)},
+	}
+	if len(a.Drafts) == 0 {
+		delete(tests, "approved edited")
 	}
 	out := map[string]workflow.Approval{}
 	for name, d := range tests {
@@ -153,43 +174,61 @@ func TestLargestInputFitsSlack(t *testing.T) {
 	}
 	t.Cleanup(fs.Close)
 	api := slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL()))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
+	// No deadline of its own: the calls are many (two languages, every
+	// modal and decision), and on a busy machine under the race detector
+	// they take what they take; go test -timeout bounds the test.
+	ctx := t.Context()
 
 	for pname, pattern := range hostile {
 		var listed []workflow.Approval
 		for rname, r := range largestRequests(t, pattern) {
-			a := approvalOf(r)
-			name := pname + "/" + rname
-			req := RequestMessage(a)
-			checkRendered(t, name+"/request", req)
-			_, ts, err := api.PostMessageContext(ctx, a.Channel, req.Options()...)
-			if err != nil {
-				t.Fatalf("%s: post request: %v (%s)", name, err, describeSlackError(err))
-			}
-			a.MessageTS = ts
-			listed = append(listed, a)
-			for _, v := range []slack.ModalViewRequest{RejectModal(a), ReviseModal(a)} {
-				if _, err := api.OpenViewContext(ctx, fs.NewTrigger("U0APPROVER"), v); err != nil {
-					t.Errorf("%s: open %s modal: %v (%s)", name, v.CallbackID, err, describeSlackError(err))
+			for _, locale := range workflow.Locales {
+				r.Locale = locale
+				a := approvalOf(r)
+				name := pname + "/" + rname + "/" + locale
+				req := RequestMessage(a)
+				checkRendered(t, name+"/request", req)
+				_, ts, err := api.PostMessageContext(ctx, a.Channel, req.Options()...)
+				if err != nil {
+					t.Fatalf("%s: post request: %v (%s)", name, err, describeSlackError(err))
 				}
-			}
-			for dname, decidedA := range largestDecisions(t, a, pattern) {
-				out := OutcomeMessage(decidedA)
-				checkRendered(t, name+"/"+dname, out)
-				if _, _, _, err := api.UpdateMessageContext(ctx, a.Channel, ts, out.Options()...); err != nil {
-					t.Errorf("%s/%s: update to outcome: %v (%s)", name, dname, err, describeSlackError(err))
+				a.MessageTS = ts
+				listed = append(listed, a)
+				views := []slack.ModalViewRequest{RejectModal(a), ReviseModal(a), ApproveModal(a, workflow.NoDraft), DelegateModal(a), WithdrawModal(a),
+					SureModal(a, SureText(a, PresetAction(9)))}
+				if EditableDrafts(a) {
+					views = append(views, EditPickModal(a))
+					for i, d := range a.Drafts {
+						if workflow.Editable(d) {
+							views = append(views, EditModal(a, i))
+						}
+					}
 				}
-				if _, _, err := api.PostMessageContext(ctx, a.Channel, slack.MsgOptionText(ReplyText(decidedA), false),
-					slack.MsgOptionTS(ts)); err != nil {
-					t.Errorf("%s/%s: reply: %v (%s)", name, dname, err, describeSlackError(err))
+				for _, v := range views {
+					if _, err := api.OpenViewContext(ctx, fs.NewTrigger("U0APPROVER"), v); err != nil {
+						t.Errorf("%s: open %s modal: %v (%s)", name, v.CallbackID, err, describeSlackError(err))
+					}
+				}
+				for dname, decidedA := range largestDecisions(t, a, pattern) {
+					out := OutcomeMessage(decidedA)
+					checkRendered(t, name+"/"+dname, out)
+					if _, _, _, err := api.UpdateMessageContext(ctx, a.Channel, ts, out.Options()...); err != nil {
+						t.Errorf("%s/%s: update to outcome: %v (%s)", name, dname, err, describeSlackError(err))
+					}
+					if _, _, err := api.PostMessageContext(ctx, a.Channel, slack.MsgOptionText(ReplyText(decidedA), false),
+						slack.MsgOptionTS(ts)); err != nil {
+						t.Errorf("%s/%s: reply: %v (%s)", name, dname, err, describeSlackError(err))
+					}
+					if _, _, err := api.PostMessageContext(ctx, a.RequestedBy, slack.MsgOptionText(RequesterNotice(decidedA, "https://x.slack.com/archives/C0APPROVALS/p1"), false)); err != nil {
+						t.Errorf("%s/%s: requester notice: %v (%s)", name, dname, err, describeSlackError(err))
+					}
 				}
 			}
 		}
 		for len(listed) < maxListed+3 {
 			listed = append(listed, listed[len(listed)%4])
 		}
-		pending := PendingMessage(listed, decided, "https://a-rather-long-enterprise-workspace-name.enterprise.slack.com")
+		pending := PendingMessage("", listed, decided, "https://a-rather-long-enterprise-workspace-name.enterprise.slack.com")
 		if _, err := api.PostEphemeralContext(ctx, "C0APPROVALS", "U0APPROVER", pending.Options()...); err != nil {
 			t.Errorf("%s: pending list: %v (%s)", pname, err, describeSlackError(err))
 		}

@@ -54,7 +54,12 @@ func isChannelID(s string) bool {
 // characters. Slack does not parse plain_text, so a special mention in it
 // shows literally; a word joiner after its "<" (invisible) keeps it from
 // ever reading as one, wherever the text is copied to.
-func plainAuthor(s string, n int) *slack.TextBlockObject {
+func plainAuthor(s string, n int) *slack.TextBlockObject { return plainAuthorJSON(s, n, 0) }
+
+// plainAuthorJSON is plainAuthor that also takes at most jsonMax
+// characters of JSON (0: no bound), for labels that must leave room for
+// the message around them.
+func plainAuthorJSON(s string, n, jsonMax int) *slack.TextBlockObject {
 	units := make([]string, 0, len(s))
 	for i, r := range s {
 		u := string(r)
@@ -63,6 +68,6 @@ func plainAuthor(s string, n int) *slack.TextBlockObject {
 		}
 		units = append(units, u)
 	}
-	text, _ := fit(units, n, 0)
+	text, _ := fit(units, n, jsonMax)
 	return plain(text)
 }

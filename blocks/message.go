@@ -1,11 +1,8 @@
 package blocks
 
 import (
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/slack-go/slack"
 
@@ -24,12 +21,13 @@ func (m Message) Options() []slack.MsgOption {
 }
 
 // RequestMessage is the message that asks the approvers to decide a: what
-// is asked, who may decide, the deadline, and one button per possible
-// decision. Buttons carry the approval ID, never the task token.
+// is asked, who may decide, the deadline, and the actions (actions.go).
+// Buttons carry the approval ID, never the task token. It is written in
+// a's locale.
 func RequestMessage(a workflow.Approval) Message {
-	tail := withBlock(statusBlock(a), contextBlock(a), actionsBlock(a))
+	tail := withBlock(statusBlock(a), withBlock(editNote(a), contextBlock(a), actionsBlock(a))...)
 	blocks := append(bodyBlocks(a, nil, maxBlocksLen-blocksLen(tail...)), tail...)
-	return Message{Text: "Approval requested: " + Escape(a.Title), Blocks: blocks}
+	return Message{Text: T(a.Locale, KRequested, Escape(a.Title)), Blocks: blocks}
 }
 
 // OutcomeMessage is the request message rewritten once a is final: the same
@@ -45,47 +43,67 @@ func OutcomeMessage(a workflow.Approval) Message {
 	}
 	tail = append(tail, withBlock(statusBlock(a), contextBlock(a))...)
 	blocks := append(bodyBlocks(a, ChosenDraft(a), maxBlocksLen-blocksLen(tail...)), tail...)
-	return Message{Text: Escape(a.Title) + ": " + ReplyText(a), Blocks: blocks}
+	return Message{Text: T(a.Locale, KOutcomeText, Escape(a.Title), ReplyText(a)), Blocks: blocks}
 }
 
 // ReplyText is the short reply posted in the request's thread once a is
 // decided, such as "Approved by <@U1>.".
 func ReplyText(a workflow.Approval) string {
+	l := a.Locale
 	if a.Status == workflow.StatusCancelled {
 		return cancelledReply(a)
 	}
 	d := a.Decision
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
-		return "Expired: the workflow stopped waiting for a decision."
+		return T(l, KReplyExpired)
 	}
 	if DecidedByDeadline(a) {
-		return fmt.Sprintf("%s at its deadline: nobody decided in time.", capitalized(DeadlineVerb(d.Action)))
+		if d.Action == workflow.ActionSkip {
+			return T(l, KReplyDeadlineSkipped)
+		}
+		return T(l, KReplyDeadlineRejected)
 	}
 	by := Mention(d.DecidedBy)
+	text := strings.TrimSpace(d.Text)
 	switch d.Action {
 	case workflow.ActionApprove:
 		if a.Quorum() > 1 {
 			by = approvers(a)
 		}
-		what := "Approved"
-		if i := ChosenDraft(a); i != nil {
-			what = fmt.Sprintf("Approved draft %d", *i+1)
+		comment := ""
+		if a.Quorum() == 1 {
+			comment = fitEscaped(oneLine(text), 300)
 		}
-		if c := strings.TrimSpace(d.Text); c != "" && a.Quorum() == 1 {
-			return what + " by " + by + ": " + fitEscaped(oneLine(c), 300)
+		i := ChosenDraft(a)
+		switch {
+		case i != nil && d.Edited != "" && comment != "":
+			return T(l, KReplyApprovedEditCom, by, *i+1, comment)
+		case i != nil && d.Edited != "":
+			return T(l, KReplyApprovedEdited, by, *i+1)
+		case i != nil && comment != "":
+			return T(l, KReplyApprovedDraftCom, by, *i+1, comment)
+		case i != nil:
+			return T(l, KReplyApprovedDraft, by, *i+1)
+		case comment != "":
+			return T(l, KReplyApprovedComment, by, comment)
 		}
-		return what + " by " + by + "."
+		return T(l, KReplyApproved, by)
 	case workflow.ActionReject:
-		if reason := strings.TrimSpace(d.Text); reason != "" {
-			return "Rejected by " + by + ": " + fitEscaped(reason, 300)
+		if text != "" {
+			return T(l, KReplyRejectedReason, by, fitEscaped(text, 300))
 		}
-		return "Rejected by " + by + "."
+		return T(l, KReplyRejected, by)
 	case workflow.ActionRevise:
-		return "Changes requested by " + by + ": " + fitEscaped(strings.ReplaceAll(d.Feedback(), "\n", " — "), 300)
+		return T(l, KReplyRevise, by, fitEscaped(strings.ReplaceAll(d.Feedback(), "\n", T(l, KFeedbackJoin)), 300))
 	case workflow.ActionSkip:
-		return "Skipped by " + by + "."
+		return T(l, KReplySkipped, by)
+	case workflow.ActionWithdraw:
+		if text != "" {
+			return T(l, KReplyWithdrawnReason, by, fitEscaped(text, 300))
+		}
+		return T(l, KReplyWithdrawn, by)
 	}
-	return "Decided by " + by + "."
+	return T(l, KReplyDecided, by)
 }
 
 // bodyBlocks are the title, summary, fields and drafts; chosen marks the
@@ -101,9 +119,9 @@ func bodyBlocks(a workflow.Approval, chosen *int, room int) []slack.Block {
 		parts = append(parts, part{before: "*" + fitEscaped(f.Label, maxLabelLen) + "*\n", text: f.Value, max: maxFieldLen})
 	}
 	for i, d := range a.Drafts {
-		label := fmt.Sprintf("*Draft %d*", i+1)
+		label := T(a.Locale, KDraftLabel, i+1)
 		if chosen != nil && *chosen == i {
-			label += " ✅ _approved_"
+			label += T(a.Locale, KDraftApproved)
 		}
 		parts = append(parts, part{before: label + "\n", text: d, kind: plainText, max: maxSectionLen})
 	}
@@ -127,68 +145,31 @@ func bodyBlocks(a workflow.Approval, chosen *int, room int) []slack.Block {
 		}
 		return blocks
 	}
-	return fitParts(parts, room, shortenedNote(), build)
+	return fitParts(parts, room, shortenedNote(a.Locale), build)
 }
 
 // shortenedNote follows a body whose text was cut to fit.
-func shortenedNote() slack.Block {
-	return slack.NewContextBlock("shortened",
-		mrkdwn("✂️ Some text is shortened to fit in Slack; the workflow has it in full."))
+func shortenedNote(locale string) slack.Block {
+	return slack.NewContextBlock("shortened", mrkdwn(T(locale, KShortened)))
 }
 
 func contextBlock(a workflow.Approval) *slack.ContextBlock {
+	l := a.Locale
 	who := make([]string, 0, len(a.Approvers))
 	for _, id := range a.Approvers {
 		who = append(who, Mention(id))
 	}
-	parts := []string{"Approvers: " + strings.Join(who, ", ")}
+	parts := []string{T(l, KCtxApprovers, strings.Join(who, T(l, KListSep)))}
 	if a.RequestedBy != "" {
-		parts = append(parts, "Requested by "+Mention(a.RequestedBy))
+		parts = append(parts, T(l, KCtxRequestedBy, Mention(a.RequestedBy)))
 	}
 	if a.Deadline.IsZero() {
-		parts = append(parts, "No deadline")
+		parts = append(parts, T(l, KCtxNoDeadline))
 	} else {
-		parts = append(parts, "Deadline: "+Date(a.Deadline))
+		parts = append(parts, T(l, KCtxDeadline, Date(l, a.Deadline)))
 	}
-	parts = append(parts, "ID `"+a.ID+"`")
+	parts = append(parts, T(l, KCtxID, a.ID))
 	return slack.NewContextBlock("context", mrkdwn(strings.Join(parts, " · ")))
-}
-
-// actionsBlock is one button per decision. With requireComment holding
-// approve, the approve buttons open the comment modal; otherwise "Approve
-// with comment" does. "Hand over" appears when the request allows
-// delegation.
-func actionsBlock(a workflow.Approval) *slack.ActionBlock {
-	needComment := slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
-	approveID, draftID := ActionApprove, ActionApproveDraft
-	if needComment {
-		approveID, draftID = ActionApproveComment, ActionApproveCommentDraft
-	}
-	var buttons []slack.BlockElement
-	if len(a.Drafts) == 0 {
-		buttons = append(buttons, button(approveID, "Approve", a.ID, slack.StylePrimary))
-	}
-	for i := range a.Drafts {
-		style := slack.Style("")
-		if i == 0 {
-			style = slack.StylePrimary
-		}
-		buttons = append(buttons, button(draftID+strconv.Itoa(i), fmt.Sprintf("Approve draft %d", i+1), a.ID, style))
-	}
-	if !needComment {
-		buttons = append(buttons, button(ActionApproveComment, "Approve with comment", a.ID, ""))
-	}
-	buttons = append(buttons, button(ActionReject, "Reject", a.ID, slack.StyleDanger))
-	if len(a.RevisionPresets) > 0 {
-		buttons = append(buttons, button(ActionRevise, "Request changes", a.ID, ""))
-	}
-	if a.AllowSkip {
-		buttons = append(buttons, button(ActionSkip, "Skip", a.ID, ""))
-	}
-	if a.Policy.AllowDelegation {
-		buttons = append(buttons, button(ActionDelegate, "Hand over", a.ID, ""))
-	}
-	return slack.NewActionBlock(a.ID, buttons...)
 }
 
 // withBlock is blocks, after first unless first is nil.
@@ -202,70 +183,83 @@ func withBlock(first slack.Block, blocks ...slack.Block) []slack.Block {
 // approvers are the people whose approvals of the decided draft decided a.
 func approvers(a workflow.Approval) string {
 	var ids []string
-	for _, v := range a.ApprovalsOf(a.Decision.DraftIndex) {
+	for _, v := range a.VotesFor(a.Decision.DraftIndex, a.Decision.Edited) {
 		ids = append(ids, v.UserID)
 	}
-	return Mentions(ids)
-}
-
-func capitalized(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func button(actionID, text, value string, style slack.Style) *slack.ButtonBlockElement {
-	b := slack.NewButtonBlockElement(actionID, value, plain(text))
-	if style != "" {
-		b = b.WithStyle(style)
-	}
-	return b
+	return Mentions(a.Locale, ids)
 }
 
 func outcomeText(a workflow.Approval) string {
+	l := a.Locale
 	if a.Status == workflow.StatusCancelled {
 		return cancelledOutcome(a)
 	}
 	d := a.Decision
 	if a.Status == workflow.StatusExpired || d == nil || d.Action == workflow.ActionExpire {
-		text := "⌛ *Expired*: the workflow stopped waiting (timed out or closed)"
 		if d != nil && d.DecidedBy != "" && d.Action != workflow.ActionExpire {
-			return text + " before the decision by " + Mention(d.DecidedBy) + " at " + Date(d.DecidedAt) + " reached it."
+			return T(l, KOutExpiredBefore, Mention(d.DecidedBy), Date(l, d.DecidedAt))
 		}
-		return text + " before anybody decided."
+		return T(l, KOutExpiredNobody)
 	}
 	if DecidedByDeadline(a) {
-		return fmt.Sprintf("⏰ *%s at the deadline*: nobody decided in time, so the request's onDeadline %s it at %s.",
-			capitalized(DeadlineVerb(d.Action)), DeadlineVerb(d.Action), Date(d.DecidedAt))
+		if d.Action == workflow.ActionSkip {
+			return T(l, KOutDeadlineSkipped, Date(l, d.DecidedAt))
+		}
+		return T(l, KOutDeadlineRejected, Date(l, d.DecidedAt))
 	}
-	byAt := " by " + Mention(d.DecidedBy) + " at " + Date(d.DecidedAt)
+	by, at := Mention(d.DecidedBy), Date(l, d.DecidedAt)
+	quoted := func(text, before string) string {
+		room := maxReasonJSON
+		if d.Edited != "" {
+			room /= 2 // the edited draft takes the other half
+		}
+		out, _ := part{before: text + before, text: strings.TrimSpace(d.Text), kind: plainText, max: maxSectionLen}.render(room)
+		return out
+	}
 	switch d.Action {
 	case workflow.ActionApprove:
-		if a.Quorum() > 1 {
-			byAt = " by " + approvers(a) + ", the last at " + Date(d.DecidedAt)
+		quorum := a.Quorum() > 1
+		if quorum {
+			by = approvers(a)
 		}
-		text := "✅ *Approved*" + byAt
-		if i := ChosenDraft(a); i != nil {
-			text = fmt.Sprintf("✅ *Approved draft %d*%s", *i+1, byAt)
+		key := map[bool]Key{false: KOutApproved, true: KOutApprovedQuorum}[quorum]
+		i := ChosenDraft(a)
+		switch {
+		case i != nil && d.Edited != "":
+			key = map[bool]Key{false: KOutApprovedEdited, true: KOutApprovedEditedQuor}[quorum]
+		case i != nil:
+			key = map[bool]Key{false: KOutApprovedDraft, true: KOutApprovedDraftQuor}[quorum]
 		}
-		if c := strings.TrimSpace(d.Text); c != "" && a.Quorum() == 1 {
-			text, _ = part{before: text + "\n*Comment:* ", text: c, kind: plainText, max: maxSectionLen}.render(maxReasonJSON)
+		text := T(l, key, by, at)
+		if i != nil {
+			text = T(l, key, by, at, *i+1)
+		}
+		if i != nil && d.Edited != "" {
+			text, _ = part{before: text + T(l, KOutEditedText), text: d.Edited, kind: quotedText, max: maxSectionLen}.render(maxReasonJSON / 2)
+		}
+		if strings.TrimSpace(d.Text) != "" && !quorum {
+			text = quoted(text, T(l, KOutComment))
 		}
 		return text
 	case workflow.ActionReject:
-		text := "❌ *Rejected*" + byAt
-		if reason := strings.TrimSpace(d.Text); reason != "" {
-			text, _ = part{before: text + "\n*Reason:* ", text: reason, kind: plainText, max: maxSectionLen}.render(maxReasonJSON)
+		text := T(l, KOutRejected, by, at)
+		if strings.TrimSpace(d.Text) != "" {
+			text = quoted(text, T(l, KOutReason))
 		}
 		return text
 	case workflow.ActionRevise:
-		text, _ := part{before: "✏️ *Changes requested*" + byAt + ":\n> ", text: d.Feedback(), kind: quotedText, max: maxSectionLen}.render(maxReasonJSON)
+		text, _ := part{before: T(l, KOutRevise, by, at), text: d.Feedback(), kind: quotedText, max: maxSectionLen}.render(maxReasonJSON)
 		return text
 	case workflow.ActionSkip:
-		return "⏭️ *Skipped*" + byAt
+		return T(l, KOutSkipped, by, at)
+	case workflow.ActionWithdraw:
+		text := T(l, KOutWithdrawn, by, at)
+		if strings.TrimSpace(d.Text) != "" {
+			text = quoted(text, T(l, KOutReason))
+		}
+		return text
 	}
-	return "*Decided*" + byAt
+	return T(l, KOutDecided, by, at)
 }
 
 // ChosenDraft is the index of the approved draft, or nil.
@@ -285,11 +279,6 @@ func Mention(id string) string {
 		return "<!subteam^" + id + ">"
 	}
 	return "<@" + id + ">"
-}
-
-// Date renders t in the reader's time zone, with a UTC fallback.
-func Date(t time.Time) string {
-	return fmt.Sprintf("<!date^%d^{date_short_pretty} {time}|%s>", t.Unix(), t.UTC().Format("2006-01-02 15:04 UTC"))
 }
 
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -179,15 +180,31 @@ func TestRequestButtons(t *testing.T) {
 			}
 			for _, raw := range b.Elements {
 				var e struct {
+					Type     string `json:"type"`
 					ActionID string `json:"action_id"`
 					Value    string `json:"value"`
 					Style    string `json:"style"`
 					Text     struct {
 						Text string `json:"text"`
 					} `json:"text"`
+					Options []struct {
+						Value string `json:"value"`
+						Text  struct {
+							Text string `json:"text"`
+						} `json:"text"`
+					} `json:"options"`
 				}
 				if err := json.Unmarshal(raw, &e); err != nil {
 					t.Fatal(err)
+				}
+				if e.Type != "button" {
+					// A menu: its options, as "value=text", in the Value.
+					var opts []string
+					for _, o := range e.Options {
+						opts = append(opts, o.Value+"="+o.Text.Text)
+					}
+					out = append(out, button{e.ActionID, e.Type, strings.Join(opts, "; "), ""})
+					continue
 				}
 				out = append(out, button{e.ActionID, e.Text.Text, e.Value, e.Style})
 			}
@@ -201,33 +218,52 @@ func TestRequestButtons(t *testing.T) {
 	}{
 		{"plain", workflowtest.SampleApproval(), []button{
 			{"approve", "Approve", "ap_sample", "primary"},
-			{"approve_comment", "Approve with comment", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
+			{"more", "overflow", "approve_comment=Approve with comment; withdraw=Withdraw request", ""},
 		}},
 		{"drafts, presets, skip", workflowtest.WithDrafts(workflowtest.SampleApproval()), []button{
 			{"approve_draft_0", "Approve draft 1", "ap_sample", "primary"},
 			{"approve_draft_1", "Approve draft 2", "ap_sample", ""},
-			{"approve_comment", "Approve with comment", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
-			{"revise", "Request changes", "ap_sample", ""},
-			{"skip", "Skip", "ap_sample", ""},
+			{"preset_0", "Shorter", "ap_sample", ""},
+			{"preset_1", "More detail", "ap_sample", ""},
+			{"more", "overflow", "revise=Other changes…; approve_comment=Approve with comment; skip=Skip; withdraw=Withdraw request", ""},
 		}},
 		{"delegation allowed", withPolicy(workflowtest.SampleApproval(), workflow.Policy{AllowDelegation: true}), []button{
 			{"approve", "Approve", "ap_sample", "primary"},
-			{"approve_comment", "Approve with comment", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
-			{"delegate", "Hand over", "ap_sample", ""},
+			{"more", "overflow", "approve_comment=Approve with comment; delegate=Hand over; withdraw=Withdraw request", ""},
 		}},
 		{"comment required", withPolicy(workflowtest.SampleApproval(), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
 			{"approve_comment", "Approve", "ap_sample", "primary"},
 			{"reject", "Reject", "ap_sample", "danger"},
+			{"more", "overflow", "withdraw=Withdraw request", ""},
 		}},
 		{"comment required, drafts", withPolicy(workflowtest.WithDrafts(workflowtest.SampleApproval()), workflow.Policy{RequireComment: []workflow.Action{workflow.ActionApprove}}), []button{
 			{"approve_comment_draft_0", "Approve draft 1", "ap_sample", "primary"},
 			{"approve_comment_draft_1", "Approve draft 2", "ap_sample", ""},
 			{"reject", "Reject", "ap_sample", "danger"},
-			{"revise", "Request changes", "ap_sample", ""},
-			{"skip", "Skip", "ap_sample", ""},
+			{"preset_0", "Shorter", "ap_sample", ""},
+			{"preset_1", "More detail", "ap_sample", ""},
+			{"more", "overflow", "revise=Other changes…; skip=Skip; withdraw=Withdraw request", ""},
+		}},
+		{"everything: five drafts, ten presets, edits, delegation", withEverything(workflowtest.SampleApproval()), []button{
+			{"pick_draft", "static_select", "0=Draft 1: d1; 1=Draft 2: d2; 2=Draft 3: d3; 3=Draft 4: d4; 4=Draft 5: d5", ""},
+			{"approve_picked", "Approve", "ap_sample", "primary"},
+			{"reject", "Reject", "ap_sample", "danger"},
+			{"preset_0", "p1", "ap_sample", ""},
+			{"preset_1", "p2", "ap_sample", ""},
+			{"preset_2", "p3", "ap_sample", ""},
+			{"changes", "static_select", "preset_3=p4; preset_4=p5; preset_5=p6; preset_6=p7; preset_7=p8; preset_8=p9; preset_9=p10; revise=Other changes…", ""},
+			{"more", "overflow", "edit=Edit & approve; skip=Skip; delegate=Hand over; withdraw=Withdraw request", ""},
+		}},
+		{"three drafts, three presets: as many buttons as fit", withDraftsAndPresets(workflowtest.SampleApproval(), 3, 3), []button{
+			{"approve_draft_0", "Approve draft 1", "ap_sample", "primary"},
+			{"approve_draft_1", "Approve draft 2", "ap_sample", ""},
+			{"approve_draft_2", "Approve draft 3", "ap_sample", ""},
+			{"reject", "Reject", "ap_sample", "danger"},
+			{"preset_0", "p1", "ap_sample", ""},
+			{"more", "overflow", "preset_1=p2; preset_2=p3; revise=Other changes…; approve_comment=Approve with comment; withdraw=Withdraw request", ""},
 		}},
 	}
 	for _, tt := range tests {
@@ -237,6 +273,25 @@ func TestRequestButtons(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withDraftsAndPresets gives a n drafts and m presets ("d1", "p1", …).
+func withDraftsAndPresets(a workflow.Approval, n, m int) workflow.Approval {
+	a.Drafts, a.RevisionPresets = nil, nil
+	for i := range n {
+		a.Drafts = append(a.Drafts, "d"+strconv.Itoa(i+1))
+	}
+	for i := range m {
+		a.RevisionPresets = append(a.RevisionPresets, "p"+strconv.Itoa(i+1))
+	}
+	return a
+}
+
+// withEverything is a at every limit of what a request offers.
+func withEverything(a workflow.Approval) workflow.Approval {
+	a = withDraftsAndPresets(a, workflow.MaxDrafts, workflow.MaxPresets)
+	a.AllowSkip, a.AllowEdit, a.Policy.AllowDelegation = true, true, true
+	return a
 }
 
 func TestReplyText(t *testing.T) {
@@ -267,7 +322,7 @@ func TestMessagesNeverShowTheTaskToken(t *testing.T) {
 		RequestMessage(a),
 		OutcomeMessage(workflowtest.DecidedAs(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0})),
 		RejectModal(a), ReviseModal(a),
-		PendingMessage([]workflow.Approval{a}, decided, "https://slack.com"),
+		PendingMessage("", []workflow.Approval{a}, decided, "https://slack.com"),
 	}
 	for _, v := range views {
 		if s := string(mustJSON(t, v)); strings.Contains(s, "secret-task-token") {

@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -13,29 +12,29 @@ import (
 // maxListed bounds the approvals listed by /approvals pending.
 const maxListed = 20
 
-// PendingMessage answers /approvals pending: the approvals waiting for the
-// caller, oldest first, each with its age, deadline and a link to its
-// message (built on base, the workspace URL such as
+// PendingMessage answers /approvals pending in locale: the approvals
+// waiting for the caller, oldest first, each with its age, deadline and a
+// link to its message (built on base, the workspace URL such as
 // "https://acme.slack.com/"; without base, a note says links are
 // unavailable). At most 20 are listed, followed by how many more wait.
-func PendingMessage(pending []workflow.Approval, now time.Time, base string) Message {
+func PendingMessage(locale string, pending []workflow.Approval, now time.Time, base string) Message {
+	l := locale
 	if len(pending) == 0 {
-		return Message{Text: "Nothing waiting for you.", Blocks: []slack.Block{
-			slack.NewSectionBlock(mrkdwn("Nothing waiting for you. :tada:"), nil, nil),
+		return Message{Text: T(l, KPendNoneText), Blocks: []slack.Block{
+			slack.NewSectionBlock(mrkdwn(T(l, KPendNone)), nil, nil),
 		}}
 	}
-	noun := "approvals wait"
+	head := T(l, KPendHead, len(pending))
 	if len(pending) == 1 {
-		noun = "approval waits"
+		head = T(l, KPendHeadOne, 1)
 	}
-	head := fmt.Sprintf("%d %s for your decision, oldest first:", len(pending), noun)
 	first := slack.NewSectionBlock(mrkdwn(head), nil, nil)
 	var tail []slack.Block
 	if rest := len(pending) - maxListed; rest > 0 {
-		tail = append(tail, slack.NewContextBlock("", mrkdwn(fmt.Sprintf("…and %d more.", rest))))
+		tail = append(tail, slack.NewContextBlock("", mrkdwn(T(l, KPendMore, rest))))
 	}
 	if base == "" {
-		tail = append(tail, slack.NewContextBlock("", mrkdwn("Links to the messages are unavailable right now: Slack did not say which workspace this is.")))
+		tail = append(tail, slack.NewContextBlock("", mrkdwn(T(l, KNoLinks))))
 	}
 	var parts []part
 	for _, a := range pending[:min(len(pending), maxListed)] {
@@ -43,11 +42,11 @@ func PendingMessage(pending []workflow.Approval, now time.Time, base string) Mes
 		if a.MessageTS != "" && base != "" {
 			before, after = "*<"+Permalink(base, a.Channel, a.MessageTS, a.ThreadTS)+"|", ">*"
 		}
-		due := "no deadline"
+		due := T(l, KPendNoDeadline)
 		if !a.Deadline.IsZero() {
-			due = "due " + Date(a.Deadline)
+			due = T(l, KPendDue, Date(l, a.Deadline))
 		}
-		after += fmt.Sprintf("\nWaiting %s · %s · `%s`", age(now.Sub(a.CreatedAt)), due, a.ID)
+		after += T(l, KPendLine, age(l, now.Sub(a.CreatedAt)), due, a.ID)
 		parts = append(parts, part{before: before, text: a.Title, after: after, kind: plainText, max: maxSectionLen})
 	}
 	room := maxBlocksLen - blocksLen(append([]slack.Block{first}, tail...)...)
@@ -67,12 +66,10 @@ const (
 	MaxHistory     = 50
 )
 
-// HelpMessage explains the slash command.
-func HelpMessage(command string) Message {
-	text := fmt.Sprintf("*Usage*\n`%[1]s pending` lists the approvals waiting for your decision, oldest first.\n"+
-		"`%[1]s history [N]` lists your last N decisions (default %[2]d, at most %[3]d), newest first.\n`%[1]s help` shows this help.\n"+
-		"To decide, use the buttons on the request message or on the app's Home tab.", command, DefaultHistory, MaxHistory)
-	return Message{Text: "Usage: " + command + " pending", Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
+// HelpMessage explains the slash command in locale.
+func HelpMessage(locale, command string) Message {
+	text := T(locale, KHelp, command, DefaultHistory, MaxHistory)
+	return Message{Text: T(locale, KHelpFallback, command), Blocks: []slack.Block{slack.NewSectionBlock(mrkdwn(text), nil, nil)}}
 }
 
 // Permalink is the link to a message: base/archives/<channel>/p<ts without
@@ -85,21 +82,21 @@ func Permalink(base, channel, ts, threadTS string) string {
 	return link
 }
 
-func age(d time.Duration) string {
+func age(locale string, d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return "under a minute"
+		return T(locale, KAgeUnderMinute)
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
+		return plural(locale, int(d/time.Minute), KAgeMinute, KAgeMinutes)
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour")
+		return plural(locale, int(d/time.Hour), KAgeHour, KAgeHours)
 	}
-	return plural(int(d/(24*time.Hour)), "day")
+	return plural(locale, int(d/(24*time.Hour)), KAgeDay, KAgeDays)
 }
 
-func plural(n int, unit string) string {
+func plural(locale string, n int, one, many Key) string {
 	if n == 1 {
-		return "1 " + unit
+		return T(locale, one)
 	}
-	return fmt.Sprintf("%d %ss", n, unit)
+	return T(locale, many, n)
 }

@@ -14,8 +14,8 @@ func TestPendingMessageGolden(t *testing.T) {
 	a := workflowtest.SampleApproval()
 	b := workflowtest.SampleApproval()
 	b.ID, b.Title, b.Deadline, b.ThreadTS, b.CreatedAt = "ap_two", "Second | request", time.Time{}, "1699999999.000001", created.Add(-50*time.Hour)
-	golden(t, "pending_none", PendingMessage(nil, now, "https://acme.slack.com/"))
-	golden(t, "pending_two", PendingMessage([]workflow.Approval{b, a}, now, "https://acme.slack.com/"))
+	golden(t, "pending_none", PendingMessage("", nil, now, "https://acme.slack.com/"))
+	golden(t, "pending_two", PendingMessage("", []workflow.Approval{b, a}, now, "https://acme.slack.com/"))
 
 	var many []workflow.Approval
 	for i := range 23 {
@@ -23,10 +23,10 @@ func TestPendingMessageGolden(t *testing.T) {
 		x.ID, x.Title = fmt.Sprintf("ap_%02d", i), fmt.Sprintf("Request %d", i)
 		many = append(many, x)
 	}
-	golden(t, "pending_many", PendingMessage(many, now, "https://acme.slack.com/"))
-	golden(t, "pending_nolinks", PendingMessage([]workflow.Approval{b, a}, now, ""))
-	golden(t, "pending_broadcasts", PendingMessage([]workflow.Approval{withBroadcasts(a)}, now, "https://acme.slack.com/"))
-	golden(t, "help", HelpMessage("/approvals"))
+	golden(t, "pending_many", PendingMessage("", many, now, "https://acme.slack.com/"))
+	golden(t, "pending_nolinks", PendingMessage("", []workflow.Approval{b, a}, now, ""))
+	golden(t, "pending_broadcasts", PendingMessage("", []workflow.Approval{withBroadcasts(a)}, now, "https://acme.slack.com/"))
+	golden(t, "help", HelpMessage("", "/approvals"))
 }
 
 func TestPermalink(t *testing.T) {

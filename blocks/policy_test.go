@@ -106,7 +106,7 @@ func TestPolicyTexts(t *testing.T) {
 			[]string{"Your approval of draft 2 of *Publish the post for 2026-11-29* is counted (1 of 2 approvals so far)", "once 2 people approved of the same draft."}, nil},
 		{"reminder", ReminderNotice(quorum), []string{"🔔 Reminder: <!subteam^S0GRP>", "<!subteam^S0LEADS>", "<@U0DDD>", "(1 of 2 approvals so far)", "deadline is <!date^"}, []string{"U0AAA", "U0BBB", "U0CCC", "U0REQ"}},
 		{"escalation", EscalationNotice(quorum), []string{"⏫ Escalated: <!subteam^S0LEADS>, nobody has decided", "deadline is"}, nil},
-		{"delegation", DelegationNotice(quorum.Delegations[0]), []string{"↪️ <@U0CCC> handed this request to <@U0DDD>, who may decide it now."}, nil},
+		{"delegation", DelegationNotice(quorum, quorum.Delegations[0]), []string{"↪️ <@U0CCC> handed this request to <@U0DDD>, who may decide it now."}, nil},
 		{"who may decide", WhoMayDecide(quorum), []string{"<@U0AAA>", "<!subteam^S0LEADS>", "<@U0DDD>"}, []string{"U0CCC"}},
 	}
 	for _, tt := range tests {

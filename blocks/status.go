@@ -2,7 +2,6 @@ package blocks
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -46,16 +45,17 @@ func statusLines(a workflow.Approval) []string {
 		text string
 	}
 	var history []event
+	l := a.Locale
 	for _, d := range a.Delegations {
-		history = append(history, event{d.At, fmt.Sprintf("↪️ %s handed this request to %s · %s", Mention(d.From), Mention(d.To), Date(d.At))})
+		history = append(history, event{d.At, T(l, KStHanded, Mention(d.From), Mention(d.To), Date(l, d.At))})
 	}
 	for _, s := range a.Steps {
 		switch {
 		case s.DoneAt.IsZero():
 		case s.Kind == workflow.StepRemind:
-			history = append(history, event{s.DoneAt, "🔔 Reminded who may still decide · " + Date(s.DoneAt)})
+			history = append(history, event{s.DoneAt, T(l, KStReminded, Date(l, s.DoneAt))})
 		case s.Kind == workflow.StepEscalate:
-			history = append(history, event{s.DoneAt, "⏫ Escalated: " + Mentions(a.Policy.EscalateTo) + " may decide too · " + Date(s.DoneAt)})
+			history = append(history, event{s.DoneAt, T(l, KStEscalated, Mentions(l, a.Policy.EscalateTo), Date(l, s.DoneAt))})
 		}
 	}
 	slices.SortStableFunc(history, func(x, y event) int { return x.at.Compare(y.at) })
@@ -69,50 +69,53 @@ func statusLines(a workflow.Approval) []string {
 		switch {
 		case !s.DoneAt.IsZero():
 		case s.Kind == workflow.StepEscalate:
-			lines = append(lines, "⏫ Escalates to "+Mentions(a.Policy.EscalateTo)+" at "+Date(s.At)+" if still open")
+			lines = append(lines, T(l, KStEscalates, Mentions(l, a.Policy.EscalateTo), Date(l, s.At)))
+		case s.Kind == workflow.StepDeadline && a.Policy.OnDeadline == workflow.ActionSkip:
+			lines = append(lines, T(l, KStDeadlineSkipped, Date(l, s.At)))
 		case s.Kind == workflow.StepDeadline:
-			lines = append(lines, fmt.Sprintf("⏰ If nobody decides by %s, it is *%s* automatically", Date(s.At), DeadlineVerb(a.Policy.OnDeadline)))
+			lines = append(lines, T(l, KStDeadlineRejected, Date(l, s.At)))
 		}
 	}
 	return lines
 }
 
-// quorumLines show how far the approvals of each draft are, with their
-// comments; nothing when one approval decides.
+// quorumLines show how far the approvals of each draft (as offered, or
+// as somebody edited it) are, with their comments; nothing when one
+// approval decides.
 func quorumLines(a workflow.Approval) []string {
+	l := a.Locale
 	q := a.Quorum()
 	if q == 1 {
 		return nil
 	}
-	need := fmt.Sprintf("🗳️ Needs *%d approvals*", q)
+	need := T(l, KQNeeds, q)
 	if len(a.Drafts) > 1 {
-		need += " of the same draft; approvals of different drafts do not add up"
+		need = T(l, KQNeedsDrafts, q)
 	}
-	lines := []string{need + "."}
-	drafts := []int{workflow.NoDraft}
-	if len(a.Drafts) > 0 {
-		drafts = drafts[:0]
-		for i := range a.Drafts {
-			drafts = append(drafts, i)
-		}
-	}
-	for _, d := range drafts {
-		votes := a.ApprovalsOf(d)
-		if len(votes) == 0 {
-			continue
-		}
+	lines := []string{need}
+	versions := a.Versions()
+	slices.SortStableFunc(versions, func(x, y workflow.Vote) int {
+		return cmp.Or(cmp.Compare(x.DraftIndex, y.DraftIndex), cmp.Compare(min(len(x.Edited), 1), min(len(y.Edited), 1)))
+	})
+	for _, version := range versions {
+		votes := a.VotesFor(version.DraftIndex, version.Edited)
 		who := make([]string, 0, len(votes))
 		for _, v := range votes {
 			who = append(who, Mention(v.UserID))
 		}
-		of := ""
-		if d != workflow.NoDraft {
-			of = fmt.Sprintf("Draft %d: ", d+1)
+		names := strings.Join(who, T(l, KListSep))
+		switch {
+		case version.DraftIndex == workflow.NoDraft:
+			lines = append(lines, T(l, KQProgress, len(votes), q, names))
+		case version.Edited != "":
+			lines = append(lines, T(l, KQProgressEdited, len(votes), q, names, version.DraftIndex+1, Mention(version.UserID)),
+				T(l, KQEditedText, fitEscaped(oneLine(version.Edited), maxCommentLen)))
+		default:
+			lines = append(lines, T(l, KQProgressDraft, len(votes), q, names, version.DraftIndex+1))
 		}
-		lines = append(lines, fmt.Sprintf("%s*%d of %d approvals*: %s", of, len(votes), q, strings.Join(who, ", ")))
 		for _, v := range votes {
 			if c := strings.TrimSpace(v.Comment); c != "" {
-				lines = append(lines, "💬 "+Mention(v.UserID)+": "+fitEscaped(oneLine(c), maxCommentLen))
+				lines = append(lines, T(l, KQComment, Mention(v.UserID), fitEscaped(oneLine(c), maxCommentLen)))
 			}
 		}
 	}
@@ -127,18 +130,10 @@ func Progress(a workflow.Approval) string {
 		return ""
 	}
 	best := 0
-	for d := workflow.NoDraft; d < max(len(a.Drafts), 0); d++ {
-		best = max(best, len(a.ApprovalsOf(d)))
+	for _, v := range a.Versions() {
+		best = max(best, len(a.VotesFor(v.DraftIndex, v.Edited)))
 	}
-	return fmt.Sprintf("%d of %d approvals", best, q)
-}
-
-// deadlineVerb is what onDeadline does, as a participle.
-func DeadlineVerb(action workflow.Action) string {
-	if action == workflow.ActionSkip {
-		return "skipped"
-	}
-	return "rejected"
+	return T(a.Locale, KProgress, best, q)
 }
 
 // decidedByDeadline reports whether a's decision was taken by its
@@ -147,13 +142,13 @@ func DecidedByDeadline(a workflow.Approval) bool {
 	return a.Decision != nil && a.Decision.DecidedBy == workflow.DecidedByDeadline
 }
 
-// mentions formats user and user-group IDs, comma-separated.
-func Mentions(ids []string) string {
+// Mentions formats user and user-group IDs as a list in locale.
+func Mentions(locale string, ids []string) string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, Mention(id))
 	}
-	return cmp.Or(strings.Join(out, ", "), "nobody")
+	return cmp.Or(strings.Join(out, T(locale, KListSep)), T(locale, KNobody))
 }
 
 // oneLine joins the lines of s with " — ".

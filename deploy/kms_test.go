@@ -57,8 +57,8 @@ func TestKmsKeyEncryptsTheTableQueueAndLogs(t *testing.T) {
 				t.Errorf("key %v: %s is encrypted with %v, want %v", withKey, id, got, wantKey)
 			}
 		}
-		if groups != 7 {
-			t.Errorf("%d log groups, want 7 (three for the product, four for the workflows)", groups)
+		if groups != 8 {
+			t.Errorf("%d log groups, want 8 (three for the product, five for the workflows)", groups)
 		}
 	}
 }

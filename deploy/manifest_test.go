@@ -16,7 +16,8 @@ var slackScopes = map[string]string{
 	"AuthTestContext":            "",
 	"GetPermalinkContext":        "",
 	"GetUserGroupMembersContext": "usergroups:read",
-	"OpenConversationContext":    "im:write", // conversations.open with one user: a DM
+	"GetUserInfoContext":         "users:read", // users.info: a delegate must be an active person
+	"OpenConversationContext":    "im:write",   // conversations.open with one user: a DM
 	"OpenViewContext":            "",
 	"PublishViewContext":         "",
 	"PostEphemeralContext":       "chat:write",

@@ -197,7 +197,8 @@ func TestExecutionStatusRuleMatchesTheDeployedWorkflows(t *testing.T) {
 	got := rulePattern(t, params)["detail"].(map[string]any)["stateMachineArn"]
 	want := []any{listed,
 		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-publish-with-approval",
-		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-batch-with-approved-retries"}
+		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-batch-with-approved-retries",
+		"arn:aws:states:us-east-1:123456789012:stateMachine:approvals-batch-with-approved-retries-lambda"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stateMachineArn (-want +got):\n%s", diff)
 	}

@@ -47,10 +47,29 @@ func (t *template) deployedDefinition(resource string) (file string, def []byte,
 // workflowNeeds derives what a state machine's role must allow from its
 // definition: lambda:InvokeFunction on each function a Task invokes; for
 // a distributed Map, starting its child executions (of the state machine
-// itself) and describing and stopping them; and, with logging on, the
-// CloudWatch Logs delivery actions, which take no resource. A Task
-// resource or Map reader this has no rule for is an error.
-func workflowNeeds(def []byte, machine deployedMachine, logging bool) ([]permission, error) {
+// itself) and describing and stopping them; for a Map's ItemReader and
+// ResultWriter and an aws-sdk:s3:getObject Task, the S3 actions AWS's
+// developer guide lists on the bucket (and prefix) they name; for
+// ecs:runTask.sync, starting the task definition, describing and stopping
+// the cluster's tasks, the EventBridge rule Step Functions manages, and
+// passing the task's roles (passRoles: the definition cannot name them);
+// and, with logging on, the CloudWatch Logs delivery actions, which take
+// no resource. A Task resource, reader or writer this has no rule for, or
+// whose bucket, cluster or task definition is not written out, is an
+// error.
+func workflowNeeds(def []byte, machine deployedMachine, logging bool, passRoles ...string) ([]permission, error) {
+	arnParts := strings.Split(machine.arn, ":") // arn:aws:states:REGION:ACCOUNT:stateMachine:NAME
+	if len(arnParts) < 5 {
+		return nil, fmt.Errorf("state machine ARN %q", machine.arn)
+	}
+	region, account := arnParts[3], arnParts[4]
+	literal := func(state, field string, v any) (string, error) {
+		s, ok := v.(string)
+		if !ok || s == "" || strings.HasPrefix(s, "{%") || strings.Contains(s, "${") {
+			return "", fmt.Errorf("state %s: %s %v is not written out, so its permission cannot be derived", state, field, v)
+		}
+		return s, nil
+	}
 	var doc struct{ States map[string]json.RawMessage }
 	if err := json.Unmarshal(def, &doc); err != nil {
 		return nil, err
@@ -59,17 +78,22 @@ func workflowNeeds(def []byte, machine deployedMachine, logging bool) ([]permiss
 	var walk func(states map[string]json.RawMessage) error
 	walk = func(states map[string]json.RawMessage) error {
 		for name, raw := range states {
+			type args struct{ FunctionName, Bucket, Prefix, Cluster, TaskDefinition any }
+			type io struct {
+				Resource              string
+				Parameters, Arguments args
+			}
 			var s struct {
 				Type, Resource string
-				Parameters     struct{ FunctionName any }
-				Arguments      struct{ FunctionName any }
+				Parameters     args
+				Arguments      args
 				Branches       []struct{ States map[string]json.RawMessage }
 				Iterator       *struct{ States map[string]json.RawMessage }
 				ItemProcessor  *struct {
 					ProcessorConfig struct{ Mode string }
 					States          map[string]json.RawMessage
 				}
-				ItemReader, ResultWriter json.RawMessage
+				ItemReader, ResultWriter *io
 			}
 			if err := json.Unmarshal(raw, &s); err != nil {
 				return fmt.Errorf("state %s: %w", name, err)
@@ -84,10 +108,61 @@ func workflowNeeds(def []byte, machine deployedMachine, logging bool) ([]permiss
 					return fmt.Errorf("state %s invokes %q, not a function ARN", name, fn)
 				}
 				out = append(out, permission{"lambda:InvokeFunction", fn})
+			case s.Type == "Task" && s.Resource == "arn:aws:states:::aws-sdk:s3:getObject":
+				bucket, err := literal(name, "Bucket", first(s.Arguments.Bucket, s.Parameters.Bucket))
+				if err != nil {
+					return err
+				}
+				out = append(out, permission{"s3:GetObject", "arn:aws:s3:::" + bucket + "/*"})
+			case s.Type == "Task" && s.Resource == "arn:aws:states:::ecs:runTask.sync":
+				td, err := literal(name, "TaskDefinition", first(s.Arguments.TaskDefinition, s.Parameters.TaskDefinition))
+				if err != nil {
+					return err
+				}
+				cluster, err := literal(name, "Cluster", first(s.Arguments.Cluster, s.Parameters.Cluster))
+				if err != nil {
+					return err
+				}
+				tasks := fmt.Sprintf("arn:aws:ecs:%s:%s:task/%s/*", region, account, cluster)
+				rule := fmt.Sprintf("arn:aws:events:%s:%s:rule/StepFunctionsGetEventsForECSTaskRule", region, account)
+				out = append(out, permission{"ecs:RunTask", td}, permission{"ecs:StopTask", tasks}, permission{"ecs:DescribeTasks", tasks},
+					permission{"events:PutTargets", rule}, permission{"events:PutRule", rule}, permission{"events:DescribeRule", rule})
+				if len(passRoles) == 0 {
+					return fmt.Errorf("state %s starts ECS tasks but no task role is given to pass", name)
+				}
+				for _, r := range passRoles {
+					out = append(out, permission{"iam:PassRole", r})
+				}
 			case s.Type == "Task":
 				return fmt.Errorf("state %s: no IAM rule for the resource %s: add one to workflowNeeds", name, s.Resource)
-			case s.ItemReader != nil || s.ResultWriter != nil:
-				return fmt.Errorf("state %s: no IAM rule for ItemReader or ResultWriter: add one to workflowNeeds", name)
+			}
+			if r := s.ItemReader; r != nil {
+				bucket, err := literal(name, "ItemReader's Bucket", first(r.Arguments.Bucket, r.Parameters.Bucket))
+				if err != nil {
+					return err
+				}
+				switch r.Resource {
+				case "arn:aws:states:::s3:getObject":
+					out = append(out, permission{"s3:GetObject", "arn:aws:s3:::" + bucket + "/*"})
+				case "arn:aws:states:::s3:listObjectsV2":
+					out = append(out, permission{"s3:ListBucket", "arn:aws:s3:::" + bucket})
+				default:
+					return fmt.Errorf("state %s: no IAM rule for the ItemReader %s: add one to workflowNeeds", name, r.Resource)
+				}
+			}
+			if w := s.ResultWriter; w != nil && w.Resource != "" {
+				bucket, err := literal(name, "ResultWriter's Bucket", first(w.Arguments.Bucket, w.Parameters.Bucket))
+				if err != nil {
+					return err
+				}
+				prefix, err := literal(name, "ResultWriter's Prefix", first(w.Arguments.Prefix, w.Parameters.Prefix))
+				if err != nil {
+					return err
+				}
+				objects := "arn:aws:s3:::" + bucket + "/" + strings.TrimSuffix(prefix, "/") + "/*"
+				for _, a := range []string{"s3:PutObject", "s3:GetObject", "s3:ListMultipartUploadParts", "s3:AbortMultipartUpload"} {
+					out = append(out, permission{a, objects})
+				}
 			}
 			for _, b := range s.Branches {
 				if err := walk(b.States); err != nil {
@@ -145,7 +220,7 @@ func TestWorkflowRolesAllowExactlyWhatTheirDefinitionsCall(t *testing.T) {
 			}
 			files = append(files, file)
 			props := tmpl.path("Resources", m.resource, "Properties")
-			need, err := workflowNeeds(def, m, tmpl.get(props, "LoggingConfiguration") != nil)
+			need, err := workflowNeeds(def, m, tmpl.get(props, "LoggingConfiguration") != nil, tmpl.params["WorkerRoleArns"]...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -314,7 +389,10 @@ func TestRulesRefuseIncompleteDeployments(t *testing.T) {
 		{"no definitions prefix", without("DefinitionsPrefix"), []string{"WorkflowNeeds"}},
 		{"no publisher", without("PublishFunctionArn"), []string{"PublishWorkflowNeeds"}},
 		{"no escalation group", without("EscalationApprovers"), []string{"ApproveOrEscalateNeeds"}},
-		{"no item processor", without("ProcessItemFunctionArn"), []string{"BatchWorkflowNeeds"}},
+		{"no item processor", without("ProcessItemFunctionArn"), []string{"BatchLambdaWorkflowNeeds"}},
+		{"no batch bucket", without("BatchBucket"), []string{"BatchWorkflowNeeds", "BatchLambdaWorkflowNeeds"}},
+		{"no worker task definition", without("WorkerTaskDefinitionArn"), []string{"BatchWorkflowNeeds"}},
+		{"no worker roles to pass", without("WorkerRoleArns"), []string{"BatchWorkflowNeeds"}},
 	}
 	for _, tt := range tests {
 		tmpl, err := readTemplate(tt.params)
@@ -326,4 +404,14 @@ func TestRulesRefuseIncompleteDeployments(t *testing.T) {
 			t.Errorf("%s: broken rules %q (%v), want %q", tt.name, got, err, tt.want)
 		}
 	}
+}
+
+// first is the first value that is set.
+func first(vs ...any) any {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
 }

@@ -14,6 +14,9 @@ func findCatcher(catchers []*catcher, serr *stateError) *catcher {
 // catcher's ResultPath (JSONPath) or Output (JSONata), its Assign runs,
 // and the state exits to the catcher's Next.
 func (t *thread) caught(c *catcher, serr *stateError) flow {
+	if r := t.underTest(); r != nil {
+		r.caught(t, c, serr)
+	}
 	var errOut any = serr.output()
 	var out any
 	var assigned map[string]any
@@ -32,6 +35,7 @@ func (t *thread) caught(c *catcher, serr *stateError) flow {
 		}
 	}
 	if ferr != nil {
+		t.recordEvaluation(ferr)
 		return t.end(nil, ferr)
 	}
 	return t.exit(out, assigned, c.next)

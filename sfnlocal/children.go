@@ -34,6 +34,9 @@ type group struct {
 	failures    int
 	settled     bool
 	chain       int64 // the event the next launched child follows
+	// export keeps what a distributed Map's ResultWriter writes (nil
+	// without one).
+	export *resultExport
 }
 
 // startLocked suspends the parent on the group and starts the first
@@ -74,6 +77,9 @@ func (g *group) launchLocked(l *launch) {
 		child.lastID = g.chain
 		child.done = func(out any, serr *stateError) { g.childDone(i, child, out, serr) }
 		g.running[i] = child
+		if g.export != nil {
+			g.export.startedLocked(i)
+		}
 		if g.isMap && !g.distributed {
 			child.recordLocked(EventMapIterationStarted, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
 		}
@@ -96,6 +102,9 @@ func (g *group) childDone(i int, child *thread, out any, serr *stateError) {
 	}
 	delete(g.running, i)
 	last := child.lastID
+	if g.export != nil {
+		g.export.doneLocked(i, out, serr)
+	}
 	if serr != nil {
 		if g.isMap {
 			child.recordLocked(EventMapIterationFailed, &MapIterationEventDetails{Name: g.t.st.name, Index: i})
@@ -173,6 +182,10 @@ func (g *group) succeedLocked(end int64) {
 		return
 	}
 	t.lastID = end
+	if ex := g.export; ex != nil {
+		t.resume(func() flow { return ex.succeeded(t, end) })
+		return
+	}
 	if g.isMap {
 		if g.distributed {
 			t.recordLocked(EventMapRunSucceeded, nil)
@@ -202,6 +215,10 @@ func (g *group) failLocked(serr *stateError, last int64) {
 		t.failEvent = EventMapStateFailed
 	} else {
 		t.failEvent = EventParallelStateFailed
+	}
+	if ex := g.export; ex != nil {
+		t.resume(func() flow { return ex.failed(t, serr) })
+		return
 	}
 	t.resume(func() flow { return t.fail(serr) })
 }

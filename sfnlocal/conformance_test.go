@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/sfnlocal/task"
 )
 
@@ -66,12 +67,16 @@ type conformanceFixture struct {
 // what TaskSubmitted records), an error, or no answer until the attempt
 // ends. LargeResult, instead of Result, answers a JSON string of that many
 // "a"s: a recorded function's oversized answer, kept out of the file.
+// FunctionError is the error document a Lambda function returns: the
+// call goes through the Lambda integration (package lambda), which turns
+// it into the task failure as Step Functions does.
 type fixtureTask struct {
-	Result      json.RawMessage `json:"result"`
-	LargeResult int             `json:"largeResult"`
-	Error       string          `json:"error"`
-	Cause       string          `json:"cause"`
-	Hang        bool            `json:"hang"`
+	Result        json.RawMessage `json:"result"`
+	LargeResult   int             `json:"largeResult"`
+	Error         string          `json:"error"`
+	Cause         string          `json:"cause"`
+	FunctionError string          `json:"functionError"`
+	Hang          bool            `json:"hang"`
 }
 
 // fixtureStep first waits until the history holds AfterEvents events,
@@ -117,6 +122,8 @@ func (f *fixtureIntegration) Invoke(ctx context.Context, call task.Call) (json.R
 	case next.Hang:
 		<-ctx.Done()
 		return nil, ctx.Err()
+	case next.FunctionError != "":
+		return failingFunction(ctx, call, next.FunctionError)
 	case next.Error != "" || next.Cause != "":
 		return nil, &task.Failure{Name: next.Error, Cause: next.Cause}
 	case next.LargeResult > 0:
@@ -125,6 +132,24 @@ func (f *fixtureIntegration) Invoke(ctx context.Context, call task.Call) (json.R
 		return json.RawMessage(`{}`), nil
 	}
 	return next.Result, nil
+}
+
+// failingFunction runs a Lambda Task state through the Lambda
+// integration, its function failing with the error document doc.
+func failingFunction(ctx context.Context, call task.Call, doc string) (json.RawMessage, error) {
+	name := call.Resource
+	if !strings.HasPrefix(name, "arn:aws:lambda:") {
+		var p struct{ FunctionName string }
+		if err := json.Unmarshal(call.Parameters, &p); err != nil {
+			return nil, err
+		}
+		name = p.FunctionName
+	}
+	fns := lambda.New(nil)
+	fns.Register(name, func(context.Context, []byte) ([]byte, error) {
+		return nil, &lambda.FunctionError{Document: []byte(doc)}
+	})
+	return fns.Invoke(ctx, call)
 }
 
 func TestConformance(t *testing.T) {

@@ -26,6 +26,9 @@ var retryable = map[string]bool{"Task": true, "Parallel": true, "Map": true}
 func (t *thread) contextObject() *jsonvalue.Object {
 	x := t.x
 	c := jsonvalue.NewObject(5)
+	if x.test != nil {
+		return x.test.contextObject(t, c)
+	}
 	c.Set("Execution", jsonvalue.ObjectOf(
 		"Id", x.arn,
 		"Input", x.input,

@@ -46,7 +46,7 @@ func (t *thread) template(name string, tmpl any, input any) (any, *stateError) {
 func (t *thread) evalError(err error, input any) *stateError {
 	var je *jsonata.Error
 	if errors.As(err, &je) {
-		return &stateError{Name: je.Name, Cause: t.located(je.Message)}
+		return t.evaluationFailed(je.Name, je.Message, je.Field)
 	}
 	var ie *intrinsics.Error
 	if errors.As(err, &ie) {
@@ -62,6 +62,14 @@ func (t *thread) evalError(err error, input any) *stateError {
 		return &stateError{Name: errResultPathMatchFailure, Cause: fmt.Sprintf("Unable to apply step \"%s\" to input %s", rp.Path, jsonvalue.Encode(input))}
 	}
 	return t.runtimef("%v", err)
+}
+
+// evaluationFailed is an error found evaluating the state's field
+// location, recorded in an EvaluationFailed event as the state fails.
+func (t *thread) evaluationFailed(name, msg, location string) *stateError {
+	cause := t.located(msg)
+	return &stateError{Name: name, Cause: cause,
+		evaluation: &EvaluationFailedEventDetails{Error: name, Cause: cause, Location: location}}
 }
 
 // runtimef is a States.Runtime error located at the current state.
@@ -155,7 +163,7 @@ func (t *thread) jsonataField(name string, v any, vars jsonata.Vars) (any, *stat
 	})
 	var p *evalPanic
 	if errors.As(err, &p) {
-		return nil, &stateError{Name: errQueryEvaluation, Cause: t.located(p.Error())}
+		return nil, t.evaluationFailed(errQueryEvaluation, p.Error(), name)
 	}
 	if err != nil {
 		return nil, t.evalError(err, nil)
@@ -232,17 +240,22 @@ func withVars(vars, assigned map[string]any) map[string]any {
 // finishJSONPath is the tail of JSONPath data flow for states with a
 // result: ResultSelector, Assign, ResultPath, OutputPath.
 func (t *thread) finishJSONPath(st *state, result any) (output any, assigned map[string]any, serr *stateError) {
+	if st.typ == "Task" { // AWS shows no result for Pass (its Result aside), Map or Parallel
+		t.inspect("result", result)
+	}
 	if st.resultSelector.set {
 		if result, serr = t.template("ResultSelector", st.resultSelector.value, result); serr != nil {
 			return nil, nil, serr
 		}
 	}
+	t.inspect("afterResultSelector", result)
 	if assigned, serr = t.assignments(st, st.assign, result, nil); serr != nil {
 		return nil, nil, serr
 	}
 	if output, serr = t.resultPath(st.resultPath, t.input, result); serr != nil {
 		return nil, nil, serr
 	}
+	t.inspect("afterResultPath", output)
 	if output, serr = t.pathValue(st.outputPath, output); serr != nil {
 		return nil, nil, serr
 	}
@@ -252,6 +265,9 @@ func (t *thread) finishJSONPath(st *state, result any) (output any, assigned map
 // finishJSONata is the tail of JSONata data flow: Assign and Output, both
 // seeing $states.result; Output defaults to the result.
 func (t *thread) finishJSONata(st *state, result any) (output any, assigned map[string]any, serr *stateError) {
+	if st.typ == "Task" { // AWS shows no result for Pass (its Result aside), Map or Parallel
+		t.inspect("result", result)
+	}
 	vars := t.jsonataVars(t.input, &result, nil)
 	if assigned, serr = t.assignments(st, st.assign, nil, vars); serr != nil {
 		return nil, nil, serr
@@ -283,12 +299,23 @@ func (t *thread) effectiveInput(st *state) (any, *stateError) {
 		return t.input, nil
 	case st.lang == langJSONata:
 		v, serr = t.jsonataField("Arguments", st.arguments.value, t.jsonataVars(t.input, nil, nil))
+		if serr == nil {
+			t.inspect("afterArguments", v)
+		}
 	default:
 		var in any
-		if in, serr = t.pathValue(st.inputPath, t.input); serr != nil || !st.parameters.set {
+		if in, serr = t.pathValue(st.inputPath, t.input); serr != nil {
 			return in, serr
 		}
+		t.inspect("afterInputPath", in)
+		if !st.parameters.set {
+			t.inspect("afterParameters", in)
+			return in, nil
+		}
 		v, serr = t.template("Parameters", st.parameters.value, in)
+		if serr == nil {
+			t.inspect("afterParameters", v)
+		}
 	}
 	if serr == nil {
 		serr = t.withinPayload(v)

@@ -79,6 +79,9 @@ type state struct {
 	toleratedCount     field
 	toleratedCountPath string
 	batcher            *itemBatcher
+	label              string
+	reader             *itemReaderDef   // ItemReader (mapio.go)
+	writer             *resultWriterDef // ResultWriter (mapio.go)
 }
 
 type itemBatcher struct {
@@ -289,9 +292,8 @@ func parseMap(st *state, m *jsonvalue.Object, at string) error {
 		st.batcher = &itemBatcher{maxItems: getField(b, "MaxItemsPerBatch"), batchInput: getField(b, "BatchInput")}
 		st.batcher.maxItemsPath = str(b, "MaxItemsPerBatchPath")
 	}
-	if _, ok := m.Get("ItemReader"); ok {
-		return fmt.Errorf("%s/ItemReader: reading items from S3 is not supported by the local engine", at)
-	}
+	st.label = str(m, "Label")
+	parseMapIO(st, m)
 	return nil
 }
 

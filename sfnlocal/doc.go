@@ -21,7 +21,9 @@
 // StartExecution, SendTaskSuccess, GetExecutionHistory, …) take and return
 // the fields of the Step Functions API operation of the same name, and
 // fail with an *APIError carrying AWS's error code, so an API server maps
-// them one to one. Executions run in the background on the engine's Clock
+// them one to one. TestState runs one state once, as the operation of
+// that name does, and records no execution. Executions run in the
+// background on the engine's Clock
 // (a FakeClock in tests); a paused execution holds no goroutine. Ended
 // executions are remembered, histories and all, up to
 // Options.MaxFinishedExecutions (a local memory bound; AWS keeps them 90

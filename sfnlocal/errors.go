@@ -84,10 +84,14 @@ type stateError struct {
 	heartbeat bool
 	// nullName is set when SendTaskFailure carried no error name.
 	nullName, nullCause bool
-	// evaluation, when set, is recorded in an EvaluationFailed event
-	// before the state fails, as AWS records errors found evaluating a
-	// state's fields (Map's Items).
-	evaluation *EvaluationFailedEventDetails
+	// evaluation, when set, is recorded in an EvaluationFailed event as
+	// the state fails, as AWS records errors found evaluating a state's
+	// JSONata fields (Arguments, Output, Assign, Items, …). AWS chains
+	// that event to the one before the state was entered, except for a
+	// value checked after its evaluation (a Wait's Timestamp), which
+	// follows the state's entry: checkedValue.
+	evaluation   *EvaluationFailedEventDetails
+	checkedValue bool
 	// taskResult marks a States.DataLimitExceeded raised for a task's
 	// result: AWS fails the task with it, and Retry and Catch (States.ALL
 	// included) take it like any task failure.

@@ -128,6 +128,8 @@ type execution struct {
 	express  bool
 	done     chan struct{}
 	root     *thread
+	// test is set for the transient execution of a TestState run.
+	test *testRun
 
 	mu      sync.Mutex
 	status  string
@@ -429,27 +431,26 @@ func (e *Engine) ListExecutions(ctx context.Context, in ListExecutionsInput) (Li
 	return ListExecutionsOutput{Executions: items[start:end], NextToken: next}, nil
 }
 
-// GetExecutionHistory pages through an execution's events. Errors:
-// InvalidArn, ExecutionDoesNotExist, InvalidToken, ValidationException.
+// GetExecutionHistory pages through an execution's events, oldest first or
+// (ReverseOrder) newest first, MaxResults at a time (0 means 100, at most
+// 1000); see historyPage. Errors: InvalidArn, ExecutionDoesNotExist,
+// InvalidToken (a token of another execution or direction, or mangled),
+// ValidationException.
 func (e *Engine) GetExecutionHistory(ctx context.Context, in GetExecutionHistoryInput) (GetExecutionHistoryOutput, error) {
 	x, err := e.execution(in.ExecutionArn)
 	if err != nil {
 		return GetExecutionHistoryOutput{}, err
 	}
 	x.mu.Lock()
-	events := make([]HistoryEvent, len(x.events))
-	copy(events, x.events)
-	x.mu.Unlock()
-	if in.ReverseOrder {
-		for i, j := 0, len(events)-1; i < j; i, j = i+1, j-1 {
-			events[i], events[j] = events[j], events[i]
-		}
+	from, to, next, err := historyPage(x.arn, len(x.events), in)
+	var events []HistoryEvent
+	if err == nil && len(x.events) > 0 {
+		events = pageEvents(x.events, from, to)
 	}
-	start, end, next, err := page(len(events), in.MaxResults, in.NextToken, 100)
+	x.mu.Unlock()
 	if err != nil {
 		return GetExecutionHistoryOutput{}, err
 	}
-	events = events[start:end]
 	if in.IncludeExecutionData != nil && !*in.IncludeExecutionData {
 		for i := range events {
 			events[i].Details = withoutData(events[i].Details)

@@ -1,8 +1,6 @@
 package sfnlocal
 
 import (
-	"fmt"
-
 	"github.com/sfnapprovals/approvals/jsonata/jsonvalue"
 )
 
@@ -14,8 +12,19 @@ const (
 )
 
 func (t *thread) runMap() flow {
+	if f, ok := t.testMap(); ok {
+		return f
+	}
 	st := t.st
-	items, in, serr := t.mapItems()
+	var items []any
+	var in any
+	var serr *stateError
+	run := "" // the Map Run's ARN, once MapRunStarted is recorded
+	if st.reader != nil {
+		items, in, run, serr = t.readItems()
+	} else {
+		items, in, serr = t.mapItems()
+	}
 	if serr != nil {
 		if serr.evaluation != nil {
 			t.failEvent = EventMapStateFailed
@@ -52,11 +61,13 @@ func (t *thread) runMap() flow {
 			count, serr = t.mapNumber("ToleratedFailureCount", st.toleratedCount, st.toleratedCountPath, in, t.toleratedCountFromPath)
 		}
 		if serr != nil {
-			x.mu.Lock()
-			entered := t.lastID
-			t.recordLocked(EventMapStateStarted, &MapStateStartedEventDetails{Length: len(items)})
-			t.lastID = entered
-			x.mu.Unlock()
+			if run == "" {
+				x.mu.Lock()
+				entered := t.lastID
+				t.recordLocked(EventMapStateStarted, &MapStateStartedEventDetails{Length: len(items)})
+				t.lastID = entered
+				x.mu.Unlock()
+			}
 			return t.fail(serr)
 		}
 		g.tolCount = int64(min(count, 1<<53)) // beyond any item count; a float past MaxInt64 would not convert
@@ -65,12 +76,21 @@ func (t *thread) runMap() flow {
 		}
 	}
 	g.inputs = inputs
+	if g.export, serr = t.newExport(in, inputs); serr != nil {
+		return t.fail(serr)
+	}
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	t.recordLocked(EventMapStateStarted, &MapStateStartedEventDetails{Length: len(items)})
-	if st.distributed {
-		t.recordLocked(EventMapRunStarted, &MapRunEventDetails{MapRunArn: fmt.Sprintf("%s/%s:%s", mapRunPrefix(x.m.arn), st.name, newID())})
+	if run == "" {
+		t.recordLocked(EventMapStateStarted, &MapStateStartedEventDetails{Length: len(items)})
+		if st.distributed {
+			run = t.mapRunARN()
+			t.recordLocked(EventMapRunStarted, &MapRunEventDetails{MapRunArn: run})
+		}
+	}
+	if g.export != nil {
+		g.export.run = run
 	}
 	if !g.startLocked() {
 		return flowEnd

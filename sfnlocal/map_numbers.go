@@ -109,19 +109,16 @@ func (t *thread) numberFromPath(path string, in any, check func(string, any) (fl
 	return check(path, v)
 }
 
-// itemsError is AWS's error for Items or ItemsPath that is not an array:
-// States.QueryEvaluationError, recorded in an EvaluationFailed event
-// before MapStateFailed.
+// itemsError is AWS's error for Items or the Map's input (after ItemsPath)
+// that is not an array: States.QueryEvaluationError, recorded in an
+// EvaluationFailed event before MapStateFailed. JSONata's Items names its
+// field; the input does not.
 func (t *thread) itemsError(v any) *stateError {
-	d := &EvaluationFailedEventDetails{Error: errQueryEvaluation}
-	if t.st.lang == langJSONata {
-		d.Location = "Items"
-		d.Cause = fmt.Sprintf("The JSONata expression '%s' specified for the field 'Items' returned an unexpected result type. Expected 'array', but was '%s' for value: %s",
-			jsonataText(t.st.items.value), jsonataTypeName(v), jsonataValueText(v))
-	} else {
-		d.Cause = "Map state input must be an array but was: " + jsonvalue.Encode(v)
+	if t.st.lang == langJSONata && t.st.items.set {
+		return t.evaluationFailed(errQueryEvaluation, fmt.Sprintf("The JSONata expression '%s' specified for the field 'Items' returned an unexpected result type. Expected 'array', but was '%s' for value: %s",
+			jsonataText(t.st.items.value), jsonataTypeName(v), jsonataValueText(v)), "Items")
 	}
-	return &stateError{Name: d.Error, Cause: d.Cause, evaluation: d}
+	return t.evaluationFailed(errQueryEvaluation, "Map state input must be an array but was: "+jsonvalue.Encode(v), "")
 }
 
 // jsonataText is the expression of a "{% … %}" field, as AWS quotes it.

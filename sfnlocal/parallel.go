@@ -6,6 +6,9 @@ func (t *thread) runParallel() flow {
 	if serr != nil {
 		return t.fail(serr)
 	}
+	if f, ok := t.mocked(); ok {
+		return f
+	}
 	inputs := make([]any, len(st.branches))
 	for i := range inputs {
 		inputs[i] = in

@@ -48,13 +48,21 @@ func (t *thread) retry(serr *stateError) (flow, bool) {
 		if !matches(r.errorEquals, serr) {
 			continue
 		}
+		test := t.underTest()
 		if t.retries == nil {
 			t.retries = make([]int64, len(t.st.retry))
+			if n := test.retriesSoFar(); n > 0 {
+				t.retries[i], t.retryCount = n, int(n)
+			}
 		}
 		if t.retries[i] >= r.maxAttempts {
 			return 0, false
 		}
 		d := r.delay(t.retries[i])
+		if test != nil {
+			test.retriable(serr, i, d.Seconds())
+			return t.end(nil, nil), true
+		}
 		t.retries[i]++
 		t.retryCount++
 		if d <= 0 {

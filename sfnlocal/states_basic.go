@@ -24,10 +24,16 @@ func (t *thread) runPass() flow {
 	switch {
 	case st.result.set:
 		result = st.result.value
+		t.inspect("result", result)
 	case st.parameters.set:
+		t.inspect("afterInputPath", in)
 		if result, serr = t.template("Parameters", st.parameters.value, in); serr != nil {
 			return t.fail(serr)
 		}
+		t.inspect("afterParameters", result)
+	default:
+		t.inspect("afterInputPath", in)
+		t.inspect("afterParameters", in)
 	}
 	return t.complete(result)
 }
@@ -49,6 +55,7 @@ func (t *thread) passThrough(output field, assign field) (any, map[string]any, *
 	if serr != nil {
 		return nil, nil, serr
 	}
+	t.inspect("afterInputPath", in)
 	assigned, serr := t.assignments(st, assign, in, nil)
 	if serr != nil {
 		return nil, nil, serr
@@ -67,6 +74,9 @@ func (t *thread) runSucceed() flow {
 
 func (t *thread) runFail() flow {
 	st := t.st
+	if st.lang != langJSONata {
+		t.inspect("afterInputPath", t.input)
+	}
 	serr := &stateError{}
 	var ferr *stateError
 	if serr.Name, ferr = t.failField("Error", st.errorField, st.errorPath); ferr == nil {
@@ -188,6 +198,9 @@ func (t *thread) runWait() flow {
 	next := t.nextOf(st)
 	x := t.x
 	d := until.Sub(x.e.clock.Now())
+	if d <= 0 || t.underTest() != nil { // TestState does not wait
+		return t.exit(out, assigned, next)
+	}
 	if d <= 0 {
 		return t.exit(out, assigned, next)
 	}
@@ -220,13 +233,24 @@ func (t *thread) waitUntil() (time.Time, *stateError) {
 		if serr != nil {
 			return now, serr
 		}
+		_, serr = t.waitSeconds("Seconds", jsonataText(st.seconds.value), v, errQueryEvaluation)
+		if serr != nil {
+			serr.evaluation, serr.checkedValue = &EvaluationFailedEventDetails{Error: serr.Name, Cause: serr.Cause, Location: "Seconds"}, true
+			return now, serr
+		}
 		return t.waitSeconds("Seconds", jsonataText(st.seconds.value), v, errQueryEvaluation)
 	case st.lang == langJSONata && st.timestamp.set:
 		v, serr := t.jsonataField("Timestamp", st.timestamp.value, t.jsonataVars(t.input, nil, nil))
 		if serr != nil {
 			return now, serr
 		}
-		return t.waitTimestamp("Timestamp", jsonataText(st.timestamp.value), v, errQueryEvaluation)
+		ts, ok := timestamp(v)
+		if !ok {
+			serr := t.evaluationFailed(errQueryEvaluation, "The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: "+pathValueText(v), "Timestamp")
+			serr.checkedValue = true
+			return now, serr
+		}
+		return ts, nil
 	case st.seconds.set:
 		return t.waitSeconds("Seconds", "", st.seconds.value, errRuntime)
 	case st.timestamp.set:

@@ -81,6 +81,9 @@ func (t *thread) runTask() flow {
 		}
 	}
 
+	if f, ok := t.mocked(); ok {
+		return f
+	}
 	run := &taskRun{t: t, token: t.token, lambda: isLambdaFunction(st.resource)}
 	run.resType, run.resName = resourceParts(st.resource)
 	paramText := jsonvalue.Encode(params)
@@ -158,6 +161,9 @@ func (r *taskRun) start(ctx context.Context, call task.Call, callback bool, time
 	x.mu.Unlock()
 
 	integ := e.integrationFor(call.Resource)
+	if isSync(call.Resource) {
+		call.Submitted = r.submitJob
+	}
 	e.spawn(func() {
 		if integ == nil {
 			r.invoked(nil, &task.Failure{Name: errRuntime, Cause: "No integration runs the resource " + call.Resource})

@@ -44,13 +44,15 @@ type thread struct {
 	input any
 	// inputText is input's JSON text once known, shared by the events
 	// that record it.
-	inputText  string
-	enteredID  int64
-	entered    time.Time
-	retries    []int64
-	retryCount int
-	token      string
-	item       *mapItem
+	inputText string
+	enteredID int64
+	// enteredAfter is the event the state's entry followed.
+	enteredAfter int64
+	entered      time.Time
+	retries      []int64
+	retryCount   int
+	token        string
+	item         *mapItem
 	// failEvent is the <Type>StateFailed a Map or Parallel state records
 	// once its children failed and no retrier takes the error.
 	failEvent string
@@ -123,7 +125,32 @@ func (t *thread) enter() {
 	if t.inputText == "" {
 		t.inputText = jsonvalue.Encode(t.input)
 	}
-	t.enteredID = t.record(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: t.inputText, InputDetails: notTruncated})
+	x := t.x
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	t.enteredAfter = t.lastID
+	t.enteredID = t.recordLocked(StateEntered(t.st.typ), &StateEnteredEventDetails{Name: t.st.name, Input: t.inputText, InputDetails: notTruncated})
+}
+
+// recordEvaluation records the EvaluationFailed event of an error found
+// evaluating one of the state's fields, chained as AWS chains it (see
+// stateError.evaluation); the state's next event follows it.
+func (t *thread) recordEvaluation(serr *stateError) {
+	if serr.evaluation == nil {
+		return
+	}
+	d := *serr.evaluation
+	d.State = t.st.name
+	x := t.x
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	last := t.lastID
+	if !serr.checkedValue {
+		t.lastID = t.enteredAfter
+	}
+	if t.recordLocked(EventEvaluationFailed, &d) == 0 {
+		t.lastID = last
+	}
 }
 
 // record appends an event to the execution's history, chained to the
@@ -233,6 +260,10 @@ func (t *thread) exit(output any, assigned map[string]any, next string) flow {
 	}
 	t.record(StateExited(t.st.typ), d)
 	t.vars = withVars(t.vars, assigned)
+	if r := t.underTest(); r != nil {
+		r.exited(t, output, next)
+		return t.end(output, nil)
+	}
 	if next == "" {
 		return t.end(output, nil)
 	}
@@ -267,20 +298,18 @@ func (t *thread) nextOf(st *state) string {
 }
 
 // fail handles an error raised by the current state: Retry, then Catch,
-// else the thread fails. A Map or Parallel state whose children failed
-// records its <Type>StateFailed only when no retrier takes the error.
+// else the thread fails. An error found evaluating a field records its
+// EvaluationFailed first, whatever happens next. A Map or Parallel state
+// whose children failed records its <Type>StateFailed only when no
+// retrier takes the error.
 func (t *thread) fail(serr *stateError) flow {
 	failEvent := t.failEvent
 	t.failEvent = ""
+	t.recordEvaluation(serr)
 	if !serr.terminal() {
 		if f, ok := t.retry(serr); ok {
 			return f
 		}
-	}
-	if serr.evaluation != nil {
-		d := *serr.evaluation
-		d.State = t.st.name
-		t.record(EventEvaluationFailed, &d)
 	}
 	if failEvent != "" {
 		t.record(failEvent, nil)

@@ -151,7 +151,7 @@ func (h *homes) publishNow(ctx context.Context, user, notice string) {
 func (h *homes) read(ctx context.Context, user string, log *zap.Logger) blocks.Home {
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.CallTimeout)
 	defer cancel()
-	home := blocks.Home{User: user, Now: time.Now(), Base: h.site.base(ctx, h.cfg.CallTimeout)}
+	home := blocks.Home{User: user, Now: time.Now(), Base: h.site.base(ctx, h.cfg.CallTimeout), Locale: h.cfg.Locale}
 	pending, err := h.approvals.PendingFor(ctx, user, 1000)
 	if err != nil {
 		log.Warn("pending approvals not listed for the App Home", zap.Error(chat.Redacted(err)))
@@ -172,9 +172,34 @@ func (h *homes) read(ctx context.Context, user string, log *zap.Logger) blocks.H
 			home.Pending = append(home.Pending, a)
 		}
 	}
+	home.Requested, home.RequestedUnavailable = h.requested(ctx, user, log)
 	if home.History, err = h.approvals.DecidedBy(ctx, user, blocks.MaxHomeHistory); err != nil {
 		log.Warn("history not read for the App Home", zap.Error(chat.Redacted(err)))
 		home.HistoryUnavailable = true
 	}
 	return home
+}
+
+// requested reads the open requests user asked for, whole (their
+// Withdraw buttons need the request's confirm), and reports whether they
+// could not be listed.
+func (h *homes) requested(ctx context.Context, user string, log *zap.Logger) ([]workflow.Approval, bool) {
+	listed, err := h.approvals.RequestedBy(ctx, user, blocks.MaxHomePending)
+	if err != nil {
+		log.Warn("open requests not listed for the App Home", zap.Error(chat.Redacted(err)))
+		return nil, true
+	}
+	var out []workflow.Approval
+	for _, l := range listed {
+		a, err := h.approvals.Get(ctx, l.ID)
+		switch {
+		case workflow.ErrorCode(err) == workflow.ENOTFOUND:
+		case err != nil:
+			log.Warn("request not read for the App Home", zap.String("approval_id", l.ID), zap.Error(chat.Redacted(err)))
+			out = append(out, l)
+		case a.Status == workflow.StatusPending:
+			out = append(out, a)
+		}
+	}
+	return out, false
 }

@@ -65,7 +65,13 @@ func TestAppHomeListsAndDecides(t *testing.T) {
 			buttons = append(buttons, b.ActionID)
 		}
 	}
-	if got := strings.Join(buttons, ","); got != "approve,approve_comment,reject,revise,delegate" {
+	for _, o := range fakeslack.MenuOptions(raw) {
+		if o.BlockID == a.ID {
+			buttons = append(buttons, o.ActionID+":"+o.Value)
+		}
+	}
+	// The same actions as on the request message: a short row and the rest in one menu.
+	if got := strings.Join(buttons, ","); got != "approve,reject,preset_0,more:revise,more:approve_comment,more:delegate" {
 		t.Errorf("Home buttons = %s", got)
 	}
 

@@ -25,6 +25,15 @@ type Approvals interface {
 	// opened there), and returns the approval as it now stands, also
 	// alongside most errors (EINVALID, EFORBIDDEN, ECONFLICT, …).
 	Delegate(ctx context.Context, id, from, to string, on workflow.MessageRef) (workflow.Approval, error)
+	// Withdraw takes the pending approval back for its requester user,
+	// from the message on (zero: the App Home), and returns it as it now
+	// stands, also alongside most errors (EFORBIDDEN for anybody else).
+	Withdraw(ctx context.Context, id, user, reason string, on workflow.MessageRef) (workflow.Approval, error)
+	// ClaimRequesterNotice claims the one direct message the requester of
+	// the final approval gets; true for the one caller that sends it.
+	ClaimRequesterNotice(ctx context.Context, id string) (workflow.Approval, bool, error)
+	// RequestedBy lists the pending approvals user asked for, oldest first.
+	RequestedBy(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
 	// PendingFor lists the pending approvals user may decide, oldest first.
 	PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error)
 	// DecidedBy returns up to limit of user's latest acts (votes,

@@ -61,6 +61,11 @@ type Config struct {
 	PingInterval time.Duration
 	// Command is the slash command's name, for the help text.
 	Command string
+	// Locale is the language of what the bot writes outside a request
+	// (workflow.Locales; "" is blocks.DefaultLocale): /approvals, the App
+	// Home, answers before a request is read. A request's own texts are
+	// in its locale.
+	Locale string
 
 	// ReadyWindow is how long the Socket Mode connection may be down, or
 	// DynamoDB unanswered, before Ready reports the replica not ready.
@@ -306,10 +311,16 @@ func (b *Bot) ack(envelopeID string, payload any) {
 	if envelopeID == "" {
 		return
 	}
+	b.ackSince(envelopeID, payload, b.arrived)
+}
+
+// ackSince acks an envelope that reached the event loop at arrived; the
+// pool acks with it the submissions it checks with Slack first.
+func (b *Bot) ackSince(envelopeID string, payload any, arrived time.Time) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.AckTimeout)
 	defer cancel()
 	err := b.sm.AckCtx(ctx, envelopeID, payload)
-	b.metrics.acked(b.arrived, err)
+	b.metrics.acked(arrived, err)
 	if err != nil {
 		b.log.Warn("ack not sent", zap.String("envelope_id", envelopeID), zap.Error(chat.Redacted(err)))
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,13 +61,22 @@ func (r replyTo) within(a workflow.Approval) replyTo {
 	return r
 }
 
-// failureText is the private answer to a failure that is not a domain
-// error.
-func failureText(err error) string {
+// failureText is the private answer, in locale, to a failure that is not
+// a domain error.
+func failureText(locale string, err error) string {
 	if errors.Is(err, ErrMembershipUnknown) {
-		return blocks.TextNoGroups
+		return blocks.T(locale, blocks.KNoGroups)
 	}
-	return blocks.TextTransient
+	return blocks.T(locale, blocks.KTransient)
+}
+
+// localeOf is the language of answers about a: its own, or the bot's
+// when a is not known.
+func (b *Bot) localeOf(a workflow.Approval) string {
+	if a.ID == "" {
+		return b.cfg.Locale
+	}
+	return a.Locale
 }
 
 // decideClick handles Approve, Approve draft N and Skip.
@@ -97,11 +105,12 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 	if n := len(a.AuditOutbox); n > 0 && err == nil {
 		log = log.With(zap.Int("audit_pending", n))
 	}
+	l := b.localeOf(a)
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
 			log.Error("decision failed", zap.Error(chat.Redacted(err)))
-			b.tell(ctx, to, failureText(err), log)
+			b.tell(ctx, to, failureText(l, err), log)
 			return
 		}
 		if a.Status == workflow.StatusPending {
@@ -119,15 +128,15 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 		log.Info("decided", zap.String("decision", string(recorded.Action)), zap.String("decided_by", recorded.DecidedBy), zap.String("status", string(a.Status)))
 		b.updates.enqueue(a, true)
 		if to.home {
-			b.tell(ctx, to, "Done: "+blocks.ReplyText(a)+" ("+blocks.Escape(a.Title)+")", log)
+			b.tell(ctx, to, blocks.T(l, blocks.KDone, blocks.ReplyText(a), blocks.Escape(a.Title)), log)
 		}
 	case workflow.EFORBIDDEN:
 		log.Info("decision refused", zap.Error(err))
-		b.tell(ctx, to, workflow.ErrorMessage(err)+blocks.WhoMayDecide(a), log)
+		b.tell(ctx, to, blocks.ErrorText(l, err)+blocks.WhoMayDecide(a), log)
 	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED, workflow.ENOTFOUND:
 		b.tellTooLate(ctx, to, err, a, log)
 	default:
-		b.tell(ctx, to, blocks.Escape(workflow.ErrorMessage(err)), log) // may quote what was submitted
+		b.tell(ctx, to, blocks.ErrorText(l, err), log)
 	}
 }
 
@@ -136,7 +145,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 // queues the update of its message if that still shows buttons.
 func (b *Bot) tellTooLate(ctx context.Context, to replyTo, err error, a workflow.Approval, log *zap.Logger) {
 	if workflow.ErrorCode(err) == workflow.ENOTFOUND {
-		b.tell(ctx, to, blocks.TextNotFound, log)
+		b.tell(ctx, to, blocks.T(b.cfg.Locale, blocks.KNotFound), log)
 		return
 	}
 	current := errorApproval(err, a)
@@ -170,17 +179,18 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	if err == nil {
 		a, err = b.approvals.ClickedOn(ctx2, a, c.on)
 	}
+	l := b.localeOf(a)
 	switch {
 	case workflow.ErrorCode(err) == workflow.ENOTFOUND:
-		b.tell(ctx, to, blocks.TextNotFound, log)
+		b.tell(ctx, to, blocks.T(l, blocks.KNotFound), log)
 		return
 	case workflow.ErrorCode(err) == workflow.EINVALID:
 		log.Warn("click on another message than the approval's refused")
-		b.tell(ctx, to.within(a), workflow.ErrorMessage(err), log)
+		b.tell(ctx, to.within(a), blocks.ErrorText(l, err), log)
 		return
 	case err != nil:
 		log.Error("approval lookup failed", zap.Error(chat.Redacted(err)))
-		b.tell(ctx, to, blocks.TextTransient, log)
+		b.tell(ctx, to, blocks.T(l, blocks.KTransient), log)
 		return
 	}
 	to = to.within(a)
@@ -190,13 +200,28 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 		b.tell(ctx, to, blocks.LateText(a, nil), log)
 		return
 	}
-	if err := b.approvals.CanDecide(ctx2, a, c.user); err != nil {
-		if workflow.ErrorCode(err) != workflow.EFORBIDDEN {
-			log.Error("approver lookup failed", zap.Error(chat.Redacted(err)))
-			b.tell(ctx, to, failureText(err), log)
+	may := b.approvals.CanDecide(ctx2, a, c.user)
+	if c.action == blocks.ActionWithdraw {
+		may = mayWithdraw(a, c.user)
+	}
+	if may != nil {
+		if workflow.ErrorCode(may) != workflow.EFORBIDDEN {
+			log.Error("approver lookup failed", zap.Error(chat.Redacted(may)))
+			b.tell(ctx, to, failureText(l, may), log)
 			return
 		}
-		b.tell(ctx, to, workflow.ErrorMessage(err)+blocks.WhoMayDecide(a), log)
+		b.tell(ctx, to, blocks.ErrorText(l, may)+blocks.WhoMayDecide(a), log)
+		return
+	}
+	if menuDecision(c.action) && blocks.SureText(a, c.action) == "" {
+		// Picked from a menu, and nothing to confirm: decided at once.
+		d, ok := menuPick(a, c.action)
+		if !ok {
+			b.tell(ctx, to, blocks.T(l, "why.unknown_action"), log)
+			return
+		}
+		d.DecidedBy = c.user
+		b.decide(ctx, to, a.ID, d, c.on, log)
 		return
 	}
 	view, ref, refusal := modalFor(a, c)
@@ -208,9 +233,9 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 	if _, err := b.api.OpenViewContext(ctx2, c.triggerID, view); err != nil {
 		err = chat.NewAPIError("views.open", err)
 		log.Warn("modal not opened", zap.Duration("since_click", time.Since(c.at)), zap.Error(err))
-		text := blocks.TextTransient
+		text := blocks.T(l, blocks.KTransient)
 		if code := chat.Code(err); code == "expired_trigger_id" || code == "exchanged_trigger_id" {
-			text = blocks.TextSlowClick
+			text = blocks.T(l, blocks.KSlowClick)
 		}
 		b.tell(ctx, to, text, log)
 	}
@@ -219,27 +244,40 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 // modalFor is the modal the click c opens on the pending approval a and
 // what its submission carries, or why it opens none.
 func modalFor(a workflow.Approval, c click) (slack.ModalViewRequest, modalRef, string) {
-	ref := modalRef{id: a.ID, on: c.on, home: c.home, draft: workflow.NoDraft}
+	l := a.Locale
+	ref := modalRef{id: a.ID, on: c.on, home: c.home, draft: workflow.NoDraft, locale: a.Locale}
 	switch c.action {
 	case blocks.ActionReject:
 		ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionReject)
 		return blocks.RejectModal(a), ref, ""
 	case blocks.ActionRevise:
 		if len(a.RevisionPresets) == 0 {
-			return slack.ModalViewRequest{}, ref, "This request does not accept change requests."
+			return slack.ModalViewRequest{}, ref, blocks.T(l, "why.no_changes")
 		}
 		return blocks.ReviseModal(a), ref, ""
 	case blocks.ActionDelegate:
 		switch {
 		case !a.Policy.AllowDelegation:
-			return slack.ModalViewRequest{}, ref, "This request cannot be handed to somebody else."
+			return slack.ModalViewRequest{}, ref, blocks.T(l, "why.no_delegation")
 		case slices.ContainsFunc(a.Votes, func(v workflow.Vote) bool { return v.UserID == c.user }):
-			return slack.ModalViewRequest{}, ref, "You already approved this request, and your approval stands, so you cannot hand it on."
+			return slack.ModalViewRequest{}, ref, blocks.T(l, "why.delegator_voted")
 		}
 		return blocks.DelegateModal(a), ref, ""
+	case blocks.ActionWithdraw:
+		return blocks.WithdrawModal(a), ref, ""
+	case blocks.ActionEdit:
+		return editModalFor(a, c, ref)
+	case blocks.ActionSkip:
+		// From the menu, with confirm: "are you sure?" first.
+		ref.action = c.action
+		return blocks.SureModal(a, blocks.SureText(a, c.action)), ref, ""
+	}
+	if _, ok := blocks.PresetIndex(c.action); ok {
+		ref.action = c.action
+		return blocks.SureModal(a, blocks.SureText(a, c.action)), ref, ""
 	}
 	if c.draft != workflow.NoDraft && c.draft >= len(a.Drafts) {
-		return slack.ModalViewRequest{}, ref, "This request has no such draft."
+		return slack.ModalViewRequest{}, ref, blocks.T(l, blocks.KNoSuchDraft)
 	}
 	ref.draft = c.draft
 	ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
@@ -258,27 +296,28 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 	}
 	to = to.within(a)
 	log = log.With(zap.String("execution_arn", a.ExecutionARN))
+	l := b.localeOf(a)
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
 			log.Error("hand-over failed", zap.Error(chat.Redacted(err)))
-			b.tell(ctx, to, failureText(err), log)
+			b.tell(ctx, to, failureText(l, err), log)
 			return
 		}
 		log.Info("handed over")
 		b.updates.refresh(a)
-		b.updates.notify(a, blocks.DelegationNotice(a.Delegations[len(a.Delegations)-1]))
+		b.updates.notify(a, blocks.DelegationNotice(a, a.Delegations[len(a.Delegations)-1]))
 		b.homes.publish(delegate, "")
-		b.tell(ctx, to, fmt.Sprintf("You handed *%s* to %s; they decide it now.", blocks.Escape(a.Title), blocks.Mention(delegate)), log)
+		b.tell(ctx, to, blocks.T(l, blocks.KHandedTo, blocks.Escape(a.Title), blocks.Mention(delegate)), log)
 	case workflow.EFORBIDDEN:
 		log.Info("hand-over refused", zap.Error(err))
-		b.tell(ctx, to, workflow.ErrorMessage(err)+blocks.WhoMayDecide(a), log)
+		b.tell(ctx, to, blocks.ErrorText(l, err)+blocks.WhoMayDecide(a), log)
 	case workflow.ECONFLICT, workflow.EEXPIRED, workflow.ECANCELLED, workflow.ENOTFOUND:
 		b.tellTooLate(ctx, to, err, a, log)
 	default:
 		// The domain's refusals name people with mentions it wrote itself.
 		log.Info("hand-over refused", zap.Error(err))
-		b.tell(ctx, to, workflow.ErrorMessage(err), log)
+		b.tell(ctx, to, blocks.ErrorText(l, err), log)
 	}
 }
 
@@ -294,25 +333,25 @@ func (b *Bot) command(ctx context.Context, envelopeID string, cmd slack.SlashCom
 		pending, err := b.approvals.PendingFor(ctx2, cmd.UserID, 1000)
 		if err != nil {
 			log.Error("pending approvals not listed", zap.Error(chat.Redacted(err)))
-			msg = blocks.Message{Text: "Could not list your pending approvals right now. Please try again in a minute."}
+			msg = blocks.Message{Text: blocks.T(b.cfg.Locale, blocks.KCmdPendingFailed)}
 			break
 		}
-		msg = blocks.PendingMessage(pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
+		msg = blocks.PendingMessage(b.cfg.Locale, pending, time.Now(), b.site.base(ctx2, b.cfg.CallTimeout))
 	case "history":
 		n, ok := historyCount(cmd.Text)
 		if !ok {
-			msg = blocks.HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
+			msg = blocks.HelpMessage(b.cfg.Locale, cmp.Or(cmd.Command, b.cfg.Command))
 			break
 		}
 		history, err := b.approvals.DecidedBy(ctx2, cmd.UserID, n)
 		if err != nil {
 			log.Error("history not listed", zap.Error(chat.Redacted(err)))
-			msg = blocks.Message{Text: "Could not list your decisions right now. Please try again in a minute."}
+			msg = blocks.Message{Text: blocks.T(b.cfg.Locale, blocks.KCmdHistoryFailed)}
 			break
 		}
-		msg = blocks.HistoryMessage(history, b.site.base(ctx2, b.cfg.CallTimeout))
+		msg = blocks.HistoryMessage(b.cfg.Locale, history, b.site.base(ctx2, b.cfg.CallTimeout))
 	default:
-		msg = blocks.HelpMessage(cmp.Or(cmd.Command, b.cfg.Command))
+		msg = blocks.HelpMessage(b.cfg.Locale, cmp.Or(cmd.Command, b.cfg.Command))
 	}
 	b.answerCommand(ctx, log, cmd, msg)
 }
@@ -376,4 +415,61 @@ func errorApproval(err error, fallback workflow.Approval) workflow.Approval {
 		return *e.Approval
 	}
 	return fallback
+}
+
+// mayWithdraw returns nil when user may withdraw a (they requested it),
+// else the domain's EFORBIDDEN refusal.
+func mayWithdraw(a workflow.Approval, user string) error {
+	return workflow.Decision{Action: workflow.ActionWithdraw, DraftIndex: workflow.NoDraft, DecidedBy: user}.Validate(a)
+}
+
+// menuDecision reports whether a menu option decides (Skip, a preset)
+// rather than opening a form.
+func menuDecision(action string) bool {
+	_, preset := blocks.PresetIndex(action)
+	return action == blocks.ActionSkip || preset
+}
+
+// menuPick is the decision of a deciding action (menuDecision) on a,
+// without who and when: a skip, or a change request with the preset.
+func menuPick(a workflow.Approval, action string) (workflow.Decision, bool) {
+	d := workflow.Decision{DraftIndex: workflow.NoDraft}
+	if action == blocks.ActionSkip {
+		d.Action = workflow.ActionSkip
+		return d, true
+	}
+	i, ok := blocks.PresetIndex(action)
+	if !ok || i >= len(a.RevisionPresets) {
+		return d, false
+	}
+	d.Action, d.Preset = workflow.ActionRevise, a.RevisionPresets[i]
+	return d, true
+}
+
+// editModalFor is the Edit & approve modal for the click c on a: the
+// draft picked in the message's select, or the only draft Slack's input
+// holds, prefilled; with several, a first step asks which.
+func editModalFor(a workflow.Approval, c click, ref modalRef) (slack.ModalViewRequest, modalRef, string) {
+	if !blocks.EditableDrafts(a) {
+		if !a.AllowEdit {
+			return slack.ModalViewRequest{}, ref, blocks.T(a.Locale, "why.no_edit")
+		}
+		return slack.ModalViewRequest{}, ref, blocks.T(a.Locale, blocks.KNotEditable)
+	}
+	editable := []int{}
+	for i, d := range a.Drafts {
+		if workflow.Editable(d) {
+			editable = append(editable, i)
+		}
+	}
+	switch {
+	case c.draft >= 0 && c.draft < len(a.Drafts) && workflow.Editable(a.Drafts[c.draft]):
+		ref.draft = c.draft
+	case len(editable) == 1:
+		ref.draft = editable[0]
+	default:
+		return blocks.EditPickModal(a), ref, ""
+	}
+	ref.need = slices.Contains(a.Policy.RequireComment, workflow.ActionApprove)
+	return blocks.EditModal(a, ref.draft), ref, ""
 }

@@ -106,7 +106,7 @@ func (h *health) check() error {
 	case h.stopping:
 		return errors.New("shutting down")
 	case h.refused != "":
-		return fmt.Errorf("Slack refuses the bot token (%s)", h.refused)
+		return fmt.Errorf("the bot token is refused by Slack (%s)", h.refused)
 	case !h.everUp:
 		return errors.New("not connected to Slack yet")
 	case !h.up && now.Sub(h.lostAt) > h.window:

@@ -142,7 +142,7 @@ func TestReadyFollowsTheBotToken(t *testing.T) {
 
 	old := h.slack.BotToken()
 	h.slack.RotateBotToken("xoxb-rotated-elsewhere")
-	h.waitReady(rb.bot, "Slack refuses the bot token (token_revoked)")
+	h.waitReady(rb.bot, "the bot token is refused by Slack (token_revoked)")
 	if err := rb.bot.Ready(); strings.Contains(err.Error(), old) || strings.Contains(err.Error(), "xoxb-") {
 		t.Errorf("Ready() = %q shows a token", err)
 	}

@@ -80,7 +80,7 @@ func TestButtonOnAnEphemeralMessageChangesNothing(t *testing.T) {
 	}
 	h.waitFor("the private answer", func() bool {
 		for _, e := range h.ephemeralsTo(approver) {
-			if e == blocks.TextNotOnRequest {
+			if e == blocks.T("", blocks.KNotOnRequest) {
 				return true
 			}
 		}
@@ -102,6 +102,8 @@ func TestModalMetadataCarriesTheMessage(t *testing.T) {
 		{modalRef{id: "ap_1", draft: workflow.NoDraft}.String(), modalRef{id: "ap_1", draft: workflow.NoDraft}},
 		{modalRef{id: "ap_1", home: true, draft: 2, need: true}.String(), modalRef{id: "ap_1", home: true, draft: 2, need: true}},
 		{modalRef{id: "ap_1", on: on, draft: 0, need: true}.String(), modalRef{id: "ap_1", on: on, draft: 0, need: true}},
+		{modalRef{id: "ap_1", on: on, draft: workflow.NoDraft, locale: "ja", action: "preset_3"}.String(),
+			modalRef{id: "ap_1", on: on, draft: workflow.NoDraft, locale: "ja", action: "preset_3"}},
 		{"ap_1", modalRef{id: "ap_1", draft: workflow.NoDraft}}, // a modal opened by an older version
 		{"ap_1 C0123 1700000000.000100", modalRef{id: "ap_1", on: on, draft: workflow.NoDraft}},
 		{"ap_1 C0123", none},

@@ -23,9 +23,15 @@ type modalRef struct {
 	draft int
 	// need: the comment (approve) or the reason (reject) is required.
 	need bool
+	// locale is the request's language, for the answers to the
+	// submission given before it is read.
+	locale string
+	// action is what an "are you sure?" modal does once submitted: an
+	// action ID of blocks (ActionSkip, a PresetAction).
+	action string
 }
 
-// String is the private_metadata: "<id>[ <channel> <ts>][ home][ draft=N][ need]".
+// String is the private_metadata: "<id>[ <channel> <ts>][ home][ draft=N][ need][ loc=L][ do=A]".
 func (m modalRef) String() string {
 	parts := []string{m.id}
 	if m.on != (workflow.MessageRef{}) {
@@ -39,6 +45,12 @@ func (m modalRef) String() string {
 	}
 	if m.need {
 		parts = append(parts, "need")
+	}
+	if m.locale != "" {
+		parts = append(parts, "loc="+m.locale)
+	}
+	if m.action != "" {
+		parts = append(parts, "do="+m.action)
 	}
 	return strings.Join(parts, " ")
 }
@@ -60,6 +72,10 @@ func readModalRef(metadata string) modalRef {
 			m.home = true
 		case p == "need":
 			m.need = true
+		case strings.HasPrefix(p, "loc="):
+			m.locale = strings.TrimPrefix(p, "loc=")
+		case strings.HasPrefix(p, "do="):
+			m.action = strings.TrimPrefix(p, "do=")
 		case strings.HasPrefix(p, "draft="):
 			n, err := strconv.Atoi(strings.TrimPrefix(p, "draft="))
 			if err != nil || n < 0 || n >= workflow.MaxDrafts {

@@ -21,10 +21,21 @@ import (
 // events; everything it does not list is acked, logged and ignored.
 // Buttons work on a request message and on the clicker's own App Home.
 //
-//	interactive block_actions    approve, approve_draft_N, skip          → decideClick
+//	interactive block_actions    approve, approve_draft_N, approve_picked
+//	                             (the draft picked in pick_draft), skip   → decideClick
+//	                             preset_N (a one-click change request)    → presetClick
 //	                             approve_comment, approve_comment_draft_N,
-//	                             reject, revise, delegate                → openModal
-//	interactive view_submission  approve, reject, revise, delegate       → submitModal (checked before the ack)
+//	                             reject, revise, delegate, edit, withdraw → openModal
+//	                             more (overflow), changes (menu): the
+//	                             option's value is one of the above;
+//	                             skip and preset_N with confirm open the
+//	                             "are you sure?" modal                   → openModal
+//	                             pick_draft (choosing in the select)      → acked, nothing to do
+//	interactive view_submission  approve, reject, revise, edit, withdraw,
+//	                             sure                                     → submitModal (checked before the ack)
+//	                             edit_pick (answered with the edit modal),
+//	                             delegate (the delegate checked with
+//	                             users.info)                              → submitModal, acked by the pool
 //	slash_commands               /approvals [pending|history [N]|help]    → command
 //	events_api                   app_home_opened (tab home)              → the App Home is published
 
@@ -165,8 +176,17 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		log.Warn("request button outside a request message and the clicker's App Home ignored",
 			zap.String("container", cb.Container.Type), zap.String("view_type", string(cb.View.Type)))
 		to := replyTo{user: c.user, channel: c.channel, thread: c.thread, home: cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab}
-		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, blocks.TextNotOnRequest, log) }})
+		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, blocks.T(b.cfg.Locale, blocks.KNotOnRequest), log) }})
 		return
+	}
+	if act.Type == slack.ActionType(slack.OptTypeStatic) || act.Type == slack.ActionType(slack.METOverflow) {
+		// A menu: the option picked names the action.
+		c.action = act.SelectedOption.Value
+		if act.ActionID == blocks.ActionPickDraft {
+			log.Debug("draft picked; the Approve button reads it")
+			return
+		}
+		log = c.logger(b.log)
 	}
 	d := workflow.Decision{DraftIndex: workflow.NoDraft}
 	switch {
@@ -179,8 +199,24 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 			return
 		}
 		d.Action, d.DraftIndex = workflow.ActionApprove, n
+	case c.action == blocks.ActionApprovePicked:
+		n, ok := pickedDraft(cb)
+		if !ok {
+			// Nothing picked yet: the approve modal asks which.
+			c.action = blocks.ActionApproveComment
+			b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
+			return
+		}
+		d.Action, d.DraftIndex = workflow.ActionApprove, n
 	case act.ActionID == blocks.ActionSkip:
 		d.Action = workflow.ActionSkip
+	case strings.HasPrefix(act.ActionID, blocks.ActionPreset):
+		if _, ok := blocks.PresetIndex(act.ActionID); !ok {
+			log.Warn("unknown preset button ignored")
+			return
+		}
+		b.pool.push(job{run: func(ctx context.Context) { b.presetClick(ctx, c) }, abandon: b.clickAbandoned(c)})
+		return
 	case strings.HasPrefix(act.ActionID, blocks.ActionApproveCommentDraft):
 		n, ok := draftOf(act.ActionID, blocks.ActionApproveCommentDraft)
 		if !ok {
@@ -188,8 +224,14 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 			return
 		}
 		c.draft = n
-		fallthrough
-	case act.ActionID == blocks.ActionApproveComment, act.ActionID == blocks.ActionReject, act.ActionID == blocks.ActionRevise, act.ActionID == blocks.ActionDelegate:
+		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
+		return
+	case opensModal(c.action):
+		if c.action == blocks.ActionEdit {
+			if n, ok := pickedDraft(cb); ok {
+				c.draft = n
+			}
+		}
 		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
 		return
 	default:
@@ -197,6 +239,39 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		return
 	}
 	b.pool.push(job{run: func(ctx context.Context) { b.decideClick(ctx, c, d) }, abandon: b.clickAbandoned(c)})
+}
+
+// opensModal reports whether the action opens a modal (or, for a menu
+// decision, may: see openModal).
+func opensModal(action string) bool {
+	switch action {
+	case blocks.ActionApproveComment, blocks.ActionReject, blocks.ActionRevise, blocks.ActionDelegate,
+		blocks.ActionEdit, blocks.ActionWithdraw, blocks.ActionSkip:
+		return true
+	}
+	return menuDecision(action)
+}
+
+// pickedDraft reads the draft picked in the request's select of drafts
+// from the click's state: the message's, or the App Home view's.
+func pickedDraft(cb slack.InteractionCallback) (int, bool) {
+	values := map[string]map[string]slack.BlockAction{}
+	if cb.BlockActionState != nil {
+		values = cb.BlockActionState.Values
+	}
+	if len(values) == 0 && cb.View.State != nil {
+		values = cb.View.State.Values
+	}
+	block := ""
+	if len(cb.ActionCallback.BlockActions) > 0 {
+		block = cb.ActionCallback.BlockActions[0].BlockID
+	}
+	v, ok := values[block][blocks.ActionPickDraft]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v.SelectedOption.Value)
+	return n, err == nil && n >= 0 && n < workflow.MaxDrafts
 }
 
 // draftOf reads the draft index that follows prefix in a button's action ID.
@@ -207,12 +282,16 @@ func draftOf(actionID, prefix string) (int, bool) {
 
 // submitModal checks a submitted modal before acking it: errors go back
 // in the ack and keep the modal open; a valid submission closes it and
-// is decided (or handed over) by the pool.
+// is decided (or handed over, or withdrawn) by the pool. The Hand over
+// modal's delegate is checked with Slack, and Edit & approve's first step
+// answered with its second, by the pool, which acks them within Slack's
+// 3 seconds.
 func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cb.User.ID),
 		zap.String("action", cb.View.CallbackID))
 	switch cb.View.CallbackID {
-	case blocks.CallbackApprove, blocks.CallbackReject, blocks.CallbackRevise, blocks.CallbackDelegate:
+	case blocks.CallbackApprove, blocks.CallbackReject, blocks.CallbackRevise, blocks.CallbackDelegate,
+		blocks.CallbackEdit, blocks.CallbackEditPick, blocks.CallbackWithdraw, blocks.CallbackSure:
 	default:
 		b.ack(envelopeID, nil)
 		log.Warn("submission of an unknown view ignored")
@@ -223,16 +302,44 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 		b.ack(envelopeID, slack.NewErrorsViewSubmissionResponse(sub.errs))
 		return
 	}
-	b.ack(envelopeID, nil)
 	ref := sub.ref
 	if !plausibleID(ref.id) {
+		b.ack(envelopeID, nil)
 		log.Warn("submission without an approval ID ignored")
 		return
 	}
 	to := replyTo{user: cb.User.ID, channel: ref.on.Channel, home: ref.home}
 	log = log.With(zap.String("approval_id", ref.id))
-	if cb.View.CallbackID == blocks.CallbackDelegate {
-		b.pool.push(job{run: func(ctx context.Context) { b.delegate(ctx, to, ref, sub.delegate, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
+	arrived := b.arrived
+	// Work left undone at shutdown: a submission not yet acked is acked
+	// (the modal closes) and its person told, as for any other.
+	abandoned := func(ctx context.Context, started bool) {
+		if !started {
+			b.ackSince(envelopeID, nil, arrived)
+		}
+		b.submitAbandoned(to, ref.id, log)(ctx, started)
+	}
+	switch cb.View.CallbackID {
+	case blocks.CallbackEditPick:
+		b.pool.pushFront(job{run: func(ctx context.Context) { b.editPicked(ctx, envelopeID, arrived, ref, log) }, abandon: abandoned})
+		return
+	case blocks.CallbackDelegate:
+		b.pool.pushFront(job{run: func(ctx context.Context) {
+			if b.delegateChecked(ctx, envelopeID, arrived, ref, sub.delegate, log) {
+				b.delegate(ctx, to, ref, sub.delegate, log)
+			}
+		}, abandon: abandoned})
+		return
+	}
+	b.ack(envelopeID, nil)
+	switch cb.View.CallbackID {
+	case blocks.CallbackWithdraw:
+		reason := sub.decision.Text
+		b.pool.push(job{run: func(ctx context.Context) { b.withdraw(ctx, to, ref, cb.User.ID, reason, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
+		return
+	case blocks.CallbackSure:
+		c := click{user: cb.User.ID, approvalID: ref.id, action: ref.action, on: ref.on, home: ref.home, draft: workflow.NoDraft}
+		b.pool.push(job{run: func(ctx context.Context) { b.sureSubmitted(ctx, to, c, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
 		return
 	}
 	d := sub.decision

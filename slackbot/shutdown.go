@@ -18,12 +18,12 @@ import (
 // Answers to acknowledged work that shutdown left undone: queued work was
 // never started, so nothing was decided; work cut short may have been.
 const (
-	textClickNotApplied  = "Your click was not applied because the bot was restarting; nothing was decided. Please click again."
-	textClickCut         = "The bot was restarting while applying your click. If it went through, the message will update by itself shortly; otherwise please click again."
-	textSubmitNotApplied = "Your answer in the form was not applied because the bot was restarting; nothing was decided. Please click the button again."
-	textSubmitCut        = "The bot was restarting while applying your answer in the form. If it went through, the message will update by itself shortly; otherwise please click the button again."
-	textOpenNotDone      = "The form did not open because the bot was restarting. Please click the button again."
-	textOpenCut          = "The bot was restarting while opening the form. If no form opened, please click the button again."
+	textClickNotApplied  = blocks.KDownClickNotApplied
+	textClickCut         = blocks.KDownClickCut
+	textSubmitNotApplied = blocks.KDownSubmitNotApplied
+	textSubmitCut        = blocks.KDownSubmitCut
+	textOpenNotDone      = blocks.KDownOpenNotDone
+	textOpenCut          = blocks.KDownOpenCut
 )
 
 // answerReserve is the part of the shutdown timeout kept for telling people
@@ -74,7 +74,7 @@ func (b *Bot) unacked(ev socketmode.Event) (job, bool) {
 		to := replyTo{user: data.User.ID, channel: cmp.Or(data.Channel.ID, data.Container.ChannelID),
 			thread: cmp.Or(data.Container.ThreadTs, data.Message.ThreadTimestamp), home: onOwnHome(data)}
 		log := b.log.With(zap.String("envelope_id", ev.Request.EnvelopeID), zap.String("slack_user", to.user))
-		return job{abandon: func(ctx context.Context, _ bool) { b.tell(ctx, to, textClickNotApplied, log) }}, true
+		return job{abandon: func(ctx context.Context, _ bool) { b.tell(ctx, to, blocks.T(b.cfg.Locale, textClickNotApplied), log) }}, true
 	case slack.SlashCommand:
 		return job{abandon: b.commandAbandoned(ev.Request.EnvelopeID, data)}, true
 	}
@@ -89,7 +89,7 @@ func (b *Bot) clickAbandoned(c click) func(context.Context, bool) {
 		if started {
 			text = textClickCut
 		}
-		b.tell(ctx, c.replyTo(), text, c.logger(b.log))
+		b.tell(ctx, c.replyTo(), blocks.T(b.cfg.Locale, text), c.logger(b.log))
 	}
 }
 
@@ -100,7 +100,7 @@ func (b *Bot) openAbandoned(c click) func(context.Context, bool) {
 		if started {
 			text = textOpenCut
 		}
-		b.tell(ctx, c.replyTo(), text, c.logger(b.log))
+		b.tell(ctx, c.replyTo(), blocks.T(b.cfg.Locale, text), c.logger(b.log))
 	}
 }
 
@@ -113,7 +113,7 @@ func (b *Bot) submitAbandoned(to replyTo, id string, log *zap.Logger) func(conte
 			text = textSubmitCut
 		}
 		if to.home {
-			b.tell(ctx, to, text, log)
+			b.tell(ctx, to, blocks.T(b.cfg.Locale, text), log)
 			return
 		}
 		a, err := b.lookup(ctx, id)
@@ -121,7 +121,7 @@ func (b *Bot) submitAbandoned(to replyTo, id string, log *zap.Logger) func(conte
 			log.Warn("nowhere to answer a submission left undone at shutdown", zap.Error(chat.Redacted(err)))
 			return
 		}
-		b.tell(ctx, to.within(a), text, log)
+		b.tell(ctx, to.within(a), blocks.T(a.Locale, text), log)
 	}
 }
 
@@ -130,9 +130,9 @@ func (b *Bot) commandAbandoned(envelopeID string, cmd slack.SlashCommand) func(c
 	return func(ctx context.Context, started bool) {
 		log := b.log.With(zap.String("envelope_id", envelopeID), zap.String("slack_user", cmd.UserID), zap.String("action", "command"))
 		typed := strings.TrimSpace(cmd.Command + " " + cmd.Text)
-		text := "The bot was restarting and did not answer `" + blocks.Escape(typed) + "`. Please try again."
+		text := blocks.T(b.cfg.Locale, blocks.KDownCommand, blocks.Escape(typed))
 		if started {
-			text = "The bot was restarting while answering `" + blocks.Escape(typed) + "`. If no answer appeared, please try again."
+			text = blocks.T(b.cfg.Locale, blocks.KDownCommandCut, blocks.Escape(typed))
 		}
 		b.answerCommand(ctx, log, cmd, blocks.Message{Text: text})
 	}

@@ -65,7 +65,7 @@ func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 
 	got := h.ephemeralsTo(approver)
 	slices.Sort(got)
-	want := []string{textClickCut, textClickNotApplied, textOpenNotDone, textSubmitNotApplied}
+	want := []string{blocks.T("", textClickCut), blocks.T("", textClickNotApplied), blocks.T("", textOpenNotDone), blocks.T("", textSubmitNotApplied)}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("approver was told:\n%q\nwant:\n%q", got, want)
@@ -165,7 +165,7 @@ func TestEnvelopesMissedAtShutdownAreAnswered(t *testing.T) {
 	missed := b.drain(socketDone)
 	b.answerLeftovers(5*time.Second, missed)
 
-	if got := h.ephemeralsTo(approver); !slices.Equal(got, []string{textClickNotApplied}) {
+	if got := h.ephemeralsTo(approver); !slices.Equal(got, []string{blocks.T("", textClickNotApplied)}) {
 		t.Errorf("the person who clicked was told %q", got)
 	}
 	if got := h.ephemeralsTo(approver2); len(got) != 1 || !strings.Contains(got[0], "did not answer `/approvals pending`") {

@@ -22,60 +22,83 @@ type submission struct {
 	errs     map[string]string
 }
 
-// readSubmission reads a submitted approve, reject, revise or delegate
-// modal of user. Its checks are cheap and local, so they run before the
-// ack; the domain checks the rest.
+// readSubmission reads a submitted approve, reject, revise, delegate,
+// edit, edit-pick, withdraw or "are you sure?" modal of user. Its checks
+// are cheap and local, so they run before the ack; the domain checks the
+// rest. Errors are in the request's language, which the modal carries.
 func readSubmission(v slack.View, user string) submission {
 	s := submission{ref: readModalRef(v.PrivateMetadata), decision: workflow.Decision{DraftIndex: workflow.NoDraft}}
 	d := &s.decision
-	fail := func(block, msg string) submission {
-		s.errs = map[string]string{block: msg}
+	l := s.ref.locale
+	fail := func(block string, key blocks.Key, args ...any) submission {
+		s.errs = map[string]string{block: blocks.T(l, key, args...)}
 		return s
 	}
+	tooLong := func(text string) bool { return utf8.RuneCountInString(text) > workflow.MaxReasonLen }
 	switch v.CallbackID {
-	case blocks.CallbackApprove:
+	case blocks.CallbackApprove, blocks.CallbackEdit:
 		d.Action = workflow.ActionApprove
 		d.DraftIndex = s.ref.draft
 		d.Text = strings.TrimSpace(inputValue(v, blocks.InputComment).Value)
 		if picked := inputValue(v, blocks.InputDraft).SelectedOption.Value; d.DraftIndex == workflow.NoDraft && hasInput(v, blocks.InputDraft) {
 			n, err := strconv.Atoi(picked)
 			if err != nil || n < 0 || n >= workflow.MaxDrafts {
-				return fail(blocks.InputDraft, "Pick the draft you approve.")
+				return fail(blocks.InputDraft, blocks.KSubPickDraft)
 			}
 			d.DraftIndex = n
 		}
-		switch {
-		case utf8.RuneCountInString(d.Text) > workflow.MaxReasonLen:
-			return fail(blocks.InputComment, tooLong)
-		case s.ref.need && d.Text == "":
-			return fail(blocks.InputComment, "This request needs a comment to approve it.")
+		if v.CallbackID == blocks.CallbackEdit {
+			d.Edited = inputValue(v, blocks.InputEdited).Value
+			switch {
+			case d.DraftIndex == workflow.NoDraft:
+				return fail(blocks.InputEdited, blocks.KSubPickDraft)
+			case strings.TrimSpace(d.Edited) == "":
+				return fail(blocks.InputEdited, "why.edit_empty")
+			case workflow.EditLen(d.Edited) > workflow.MaxEditLen:
+				return fail(blocks.InputEdited, blocks.KSubTooLong, workflow.MaxEditLen)
+			}
 		}
-	case blocks.CallbackReject:
+		switch {
+		case tooLong(d.Text):
+			return fail(blocks.InputComment, blocks.KSubTooLong, workflow.MaxReasonLen)
+		case s.ref.need && d.Text == "":
+			return fail(blocks.InputComment, "why.needs_comment")
+		}
+	case blocks.CallbackEditPick:
+		n, err := strconv.Atoi(inputValue(v, blocks.InputDraft).SelectedOption.Value)
+		if err != nil || n < 0 || n >= workflow.MaxDrafts {
+			return fail(blocks.InputDraft, blocks.KSubPickDraft)
+		}
+		s.ref.draft = n
+	case blocks.CallbackReject, blocks.CallbackWithdraw:
 		d.Action = workflow.ActionReject
+		if v.CallbackID == blocks.CallbackWithdraw {
+			d.Action = workflow.ActionWithdraw
+		}
 		d.Text = strings.TrimSpace(inputValue(v, blocks.InputReason).Value)
 		switch {
-		case utf8.RuneCountInString(d.Text) > workflow.MaxReasonLen:
-			return fail(blocks.InputReason, tooLong)
-		case s.ref.need && d.Text == "":
-			return fail(blocks.InputReason, "This request needs a reason to reject it.")
+		case tooLong(d.Text):
+			return fail(blocks.InputReason, blocks.KSubTooLong, workflow.MaxReasonLen)
+		case s.ref.need && d.Text == "" && d.Action == workflow.ActionReject:
+			return fail(blocks.InputReason, "why.needs_reason")
 		}
 	case blocks.CallbackRevise:
 		d.Action = workflow.ActionRevise
 		d.Preset = inputValue(v, blocks.InputPreset).SelectedOption.Value
 		d.Text = strings.TrimSpace(inputValue(v, blocks.InputFeedback).Value)
 		switch {
-		case utf8.RuneCountInString(d.Text) > workflow.MaxReasonLen:
-			return fail(blocks.InputFeedback, tooLong)
+		case tooLong(d.Text):
+			return fail(blocks.InputFeedback, blocks.KSubTooLong, workflow.MaxReasonLen)
 		case d.Preset == "" && d.Text == "":
-			return fail(blocks.InputFeedback, "Choose a change above or describe what should change.")
+			return fail(blocks.InputFeedback, blocks.KSubDescribe)
 		}
 	case blocks.CallbackDelegate:
 		s.delegate = inputValue(v, blocks.InputDelegate).SelectedUser
 		switch {
 		case !workflow.IsUserID(s.delegate):
-			return fail(blocks.InputDelegate, "Pick the person to hand the request to.")
+			return fail(blocks.InputDelegate, blocks.KSubPickDelegate)
 		case s.delegate == user:
-			return fail(blocks.InputDelegate, "You cannot hand a request to yourself.")
+			return fail(blocks.InputDelegate, "why.delegate_self")
 		}
 	}
 	return s
@@ -90,8 +113,6 @@ func hasInput(v slack.View, blockID string) bool {
 	}
 	return v.State != nil && v.State.Values[blockID] != nil
 }
-
-const tooLong = "Please keep it under 3000 characters."
 
 func inputValue(v slack.View, blockID string) slack.BlockAction {
 	if v.State == nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/slack-go/slack"
 
+	"github.com/sfnapprovals/approvals/blocks"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -38,7 +39,7 @@ func TestReadSubmission(t *testing.T) {
 		{"reject without reason", view("reject", nil),
 			workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1}, nil},
 		{"reject too long", view("reject", text("reason", long)),
-			workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: long}, map[string]string{"reason": tooLong}},
+			workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1, Text: long}, map[string]string{"reason": blocks.T("", blocks.KSubTooLong, 3000)}},
 		{"revise preset and text", view("revise", map[string]map[string]slack.BlockAction{
 			"preset":   {"preset": {SelectedOption: slack.OptionBlockObject{Value: "Shorter"}}},
 			"feedback": {"feedback": {Value: "cut"}},
@@ -49,7 +50,7 @@ func TestReadSubmission(t *testing.T) {
 			workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1},
 			map[string]string{"feedback": "Choose a change above or describe what should change."}},
 		{"revise too long", view("revise", text("feedback", long)),
-			workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Text: long}, map[string]string{"feedback": tooLong}},
+			workflow.Decision{Action: workflow.ActionRevise, DraftIndex: -1, Text: long}, map[string]string{"feedback": blocks.T("", blocks.KSubTooLong, 3000)}},
 		{"reject without a required reason", with(view("reject", text("reason", "  ")), "ap_1 need"),
 			workflow.Decision{Action: workflow.ActionReject, DraftIndex: -1}, map[string]string{"reason": "This request needs a reason to reject it."}},
 		{"approve with comment", view("approve", text("comment", " fine ")),
@@ -66,11 +67,26 @@ func TestReadSubmission(t *testing.T) {
 		{"approve without picking a draft", withDraftInput(view("approve", nil)),
 			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1}, map[string]string{"draft": "Pick the draft you approve."}},
 		{"approve comment too long", view("approve", text("comment", long)),
-			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: long}, map[string]string{"comment": tooLong}},
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1, Text: long}, map[string]string{"comment": blocks.T("", blocks.KSubTooLong, 3000)}},
 		{"hand over to nobody", view("delegate", nil),
 			workflow.Decision{DraftIndex: -1}, map[string]string{"delegate": "Pick the person to hand the request to."}},
 		{"hand over to oneself", view("delegate", map[string]map[string]slack.BlockAction{"delegate": {"delegate": {SelectedUser: "U0ME"}}}),
 			workflow.Decision{DraftIndex: -1}, map[string]string{"delegate": "You cannot hand a request to yourself."}},
+		{"edit and approve", with(view("edit", map[string]map[string]slack.BlockAction{
+			"edited": {"edited": {Value: "second, fixed "}}, "comment": {"comment": {Value: " typo "}},
+		}), "ap_1 draft=1"), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Edited: "second, fixed ", Text: "typo"}, nil},
+		{"edit emptied", with(view("edit", text("edited", " \n ")), "ap_1 draft=0"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, Edited: " \n "}, map[string]string{"edited": "The edited draft is empty."}},
+		{"edit too long for Slack", with(view("edit", text("edited", strings.Repeat("😀", 1501))), "ap_1 draft=0"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0, Edited: strings.Repeat("😀", 1501)}, map[string]string{"edited": blocks.T("", blocks.KSubTooLong, 3000)}},
+		{"edit in Japanese, emptied", with(view("edit", text("edited", "")), "ap_1 draft=0 loc=ja"),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 0}, map[string]string{"edited": "編集後の案が空です。"}},
+		{"withdraw with a reason", view("withdraw", text("reason", " wrong week ")),
+			workflow.Decision{Action: workflow.ActionWithdraw, DraftIndex: -1, Text: "wrong week"}, nil},
+		{"withdraw without one", view("withdraw", nil),
+			workflow.Decision{Action: workflow.ActionWithdraw, DraftIndex: -1}, nil},
+		{"edit step one without a pick", view("edit_pick", nil),
+			workflow.Decision{DraftIndex: -1}, map[string]string{"draft": "Pick the draft you approve."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -61,8 +61,12 @@ type updater struct {
 	refreshes    map[string]*refreshJob
 	refreshQueue []string
 	notes        []note
-	signal       chan struct{}
-	stopping     bool
+	// told are the final approvals whose requester may be due their
+	// notice (see tellRequester), apart from the updates so that the
+	// notice never slows a message update.
+	told     []workflow.Approval
+	signal   chan struct{}
+	stopping bool
 }
 
 type updateJob struct {
@@ -253,6 +257,15 @@ func (u *updater) run(ctx context.Context) {
 			u.post(ctx, n)
 		}
 	})
+	wg.Go(func() {
+		for {
+			a, ok := u.nextTold(ctx)
+			if !ok {
+				return
+			}
+			u.tellRequester(ctx, a, u.log.With(zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN)))
+		}
+	})
 	wg.Wait()
 }
 
@@ -358,6 +371,8 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 	cancel()
 	if err != nil {
 		log.Warn("could not record that the message is updated; the sweeper will update it again", zap.Error(chat.Redacted(err)))
+	} else {
+		u.toldLater(a)
 	}
 	u.done(j)
 }
@@ -442,6 +457,9 @@ func (u *updater) done(j *updateJob) {
 func (u *updater) requeue(j *updateJob) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	// The approval was read before the pause: another replica may update
+	// the message meanwhile, so the job asks again before its next call.
+	j.fresh = false
 	u.push(j.a.ID, true)
 }
 

@@ -83,6 +83,20 @@ type Approval struct {
 	Drafts          []string
 	RevisionPresets []string
 	AllowSkip       bool
+	// AllowEdit lets an approver edit the draft they approve (Decision.Edited).
+	AllowEdit bool
+	// NotifyRequester: RequestedBy gets a direct message once the request
+	// is decided, expired or cancelled.
+	NotifyRequester bool
+	// Confirm lists the actions (Confirmable) whose buttons ask "are you
+	// sure?" first.
+	Confirm []string
+	// Locale is the language people read the request in (Locales; ""
+	// reads as LocaleEnglish).
+	Locale string
+	// RequesterToldAt is when the requester's notice was claimed (zero
+	// until then; see Service.ClaimRequesterNotice).
+	RequesterToldAt time.Time
 
 	CreatedAt time.Time
 	Deadline  time.Time // zero when the task has no timeout
@@ -198,6 +212,7 @@ func (a Approval) Clone() Approval {
 	a.Fields = slices.Clone(a.Fields)
 	a.Drafts = slices.Clone(a.Drafts)
 	a.RevisionPresets = slices.Clone(a.RevisionPresets)
+	a.Confirm = slices.Clone(a.Confirm)
 	a.Policy.RequireComment = slices.Clone(a.Policy.RequireComment)
 	a.Policy.EscalateTo = slices.Clone(a.Policy.EscalateTo)
 	a.Steps = slices.Clone(a.Steps)

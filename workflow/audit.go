@@ -41,6 +41,9 @@ type AuditEvent struct {
 	// a change request's free text.
 	Comment string `json:"comment,omitempty"`
 	Preset  string `json:"preset,omitempty"`
+	// Edited: the approver edited the draft before approving it (the
+	// edited text is in Record.Decided).
+	Edited bool `json:"edited,omitempty"`
 	// Users are the approvers (requested), who may still decide
 	// (reminded), EscalateTo (escalated), the delegate (delegated).
 	Users []string `json:"users,omitempty"`
@@ -60,6 +63,13 @@ type AuditEvent struct {
 	// Of the requested and posted events: where the request is.
 	Channel   string `json:"channel,omitempty"`
 	MessageTS string `json:"messageTs,omitempty"`
+
+	// Record is, on a decision's events (voted, decided), what the
+	// person saw and what they decided, so that the event alone answers
+	// who approved exactly what, when and why after the approval's record
+	// is purged (see DecisionRecord). The approval's own record does not
+	// hold it: it is filled in when the event is written to the AuditLog.
+	Record *DecisionRecord `json:"record,omitempty"`
 }
 
 // Clone returns a deep copy of e.
@@ -73,6 +83,10 @@ func (e AuditEvent) Clone() AuditEvent {
 	if e.Deadline != nil {
 		d := *e.Deadline
 		e.Deadline = &d
+	}
+	if e.Record != nil {
+		r := e.Record.clone()
+		e.Record = &r
 	}
 	return e
 }
@@ -138,7 +152,7 @@ func (s *Service) audit(ctx context.Context, a Approval) Approval {
 }
 
 func (s *Service) writeAudit(ctx context.Context, a Approval) (Approval, error) {
-	events := a.AuditOutbox
+	events := withRecords(a, a.AuditOutbox)
 	if err := s.Audit.Append(ctx, a, events); err != nil {
 		return a, fmt.Errorf("write %d audit events of approval %s: %w", len(events), a.ID, err)
 	}

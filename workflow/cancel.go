@@ -37,7 +37,7 @@ func (s *Service) ClickedOn(ctx context.Context, a Approval, on MessageRef) (App
 		}
 	}
 	if a.Channel != on.Channel || a.MessageTS != on.TS {
-		return a, Errorf(EINVALID, "This button is not on the request message of approval %s, so it changes nothing. Please use the buttons on the request message.", a.ID)
+		return a, refusal(EINVALID, WhyOtherMessage, []string{a.ID}, "This button is not on the request message of approval %s, so it changes nothing. Please use the buttons on the request message.", a.ID)
 	}
 	return a, nil
 }

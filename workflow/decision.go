@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,12 +22,16 @@ const (
 	// the deadline: SendTaskFailure "ApprovalExpired" (a task that already
 	// timed out just confirms the expiry).
 	ActionExpire Action = "expired"
+	// ActionWithdraw is taken by the requester, who takes the request
+	// back: SendTaskFailure "Withdrawn".
+	ActionWithdraw Action = "withdrawn"
 )
 
 // Error names the execution sees on SendTaskFailure; a Catch matches them.
 const (
 	ErrorRejected        = "Rejected"
 	ErrorApprovalExpired = "ApprovalExpired"
+	ErrorWithdrawn       = "Withdrawn"
 )
 
 // MaxReasonLen bounds reasons and feedback (a modal text input's limit).
@@ -40,7 +45,10 @@ type Decision struct {
 	Preset     string // revise: the preset chosen, if any
 	// Text is an approval's comment, a change request's free-text
 	// feedback, a rejection's reason.
-	Text      string
+	Text string
+	// Edited is the approved draft as the approver edited it (AllowEdit);
+	// "" when it was approved as it was offered.
+	Edited    string
 	DecidedBy string // Slack user ID, or DecidedByDeadline
 	DecidedAt time.Time
 }
@@ -52,41 +60,79 @@ const NoDraft = -1
 // returns an *Error with code EINVALID.
 func (d Decision) Validate(a Approval) error {
 	if utf8.RuneCountInString(d.Text) > MaxReasonLen {
-		return Errorf(EINVALID, "the text is longer than %d characters", MaxReasonLen)
+		return refusal(EINVALID, WhyTextTooLong, []string{strconv.Itoa(MaxReasonLen)}, "the text is longer than %d characters", MaxReasonLen)
 	}
 	if slices.Contains(a.Policy.RequireComment, d.Action) && strings.TrimSpace(d.Text) == "" {
 		if d.Action == ActionReject {
-			return Errorf(EINVALID, "This request needs a reason to reject it.")
+			return refusal(EINVALID, WhyNeedsReason, nil, "This request needs a reason to reject it.")
 		}
-		return Errorf(EINVALID, "This request needs a comment to approve it.")
+		return refusal(EINVALID, WhyNeedsComment, nil, "This request needs a comment to approve it.")
 	}
 	switch d.Action {
 	case ActionApprove:
 		if len(a.Drafts) > 0 && (d.DraftIndex < 0 || d.DraftIndex >= len(a.Drafts)) {
-			return Errorf(EINVALID, "pick one of the %d drafts to approve", len(a.Drafts))
+			return refusal(EINVALID, WhyPickDraft, []string{strconv.Itoa(len(a.Drafts))}, "pick one of the %d drafts to approve", len(a.Drafts))
 		}
 		if len(a.Drafts) == 0 && d.DraftIndex != NoDraft {
-			return Errorf(EINVALID, "this request has no drafts to pick from")
+			return refusal(EINVALID, WhyNoDrafts, nil, "this request has no drafts to pick from")
+		}
+		if err := d.validateEdit(a); err != nil {
+			return err
 		}
 	case ActionRevise:
 		if len(a.RevisionPresets) == 0 {
-			return Errorf(EINVALID, "this request does not accept change requests")
+			return refusal(EINVALID, WhyNoChanges, nil, "this request does not accept change requests")
 		}
 		if d.Preset != "" && !slices.Contains(a.RevisionPresets, d.Preset) {
-			return Errorf(EINVALID, "%q is not one of the offered changes", clip(d.Preset))
+			return refusal(EINVALID, WhyUnknownPreset, nil, "%q is not one of the offered changes", clip(d.Preset))
 		}
 		if d.Preset == "" && strings.TrimSpace(d.Text) == "" {
-			return Errorf(EINVALID, "choose a change or describe what to change")
+			return refusal(EINVALID, WhyDescribeChange, nil, "choose a change or describe what to change")
 		}
 	case ActionSkip:
 		if !a.AllowSkip {
-			return Errorf(EINVALID, "this request cannot be skipped")
+			return refusal(EINVALID, WhyNoSkip, nil, "this request cannot be skipped")
 		}
 	case ActionReject:
+	case ActionWithdraw:
+		if a.RequestedBy == "" || d.DecidedBy != a.RequestedBy {
+			return refusal(EFORBIDDEN, WhyNotRequester, nil, "Only the person who asked for this approval can withdraw it.")
+		}
 	default:
-		return Errorf(EINVALID, "unknown action %q", clip(string(d.Action)))
+		return refusal(EINVALID, WhyUnknownAction, nil, "unknown action %q", clip(string(d.Action)))
+	}
+	if d.Edited != "" && d.Action != ActionApprove {
+		return refusal(EINVALID, WhyNoEdit, nil, "only an approval can carry an edited draft")
 	}
 	return nil
+}
+
+// validateEdit checks an approval's edited draft: the request allows
+// edits, the text is not empty and fits Slack's text input.
+func (d Decision) validateEdit(a Approval) error {
+	switch {
+	case d.Edited == "":
+		return nil
+	case !a.AllowEdit:
+		return refusal(EINVALID, WhyNoEdit, nil, "this request does not allow editing its drafts")
+	case strings.TrimSpace(d.Edited) == "":
+		return refusal(EINVALID, WhyEditEmpty, nil, "the edited draft is empty")
+	case EditLen(d.Edited) > MaxEditLen:
+		return refusal(EINVALID, WhyEditTooLong, []string{strconv.Itoa(MaxEditLen)}, "the edited draft is longer than %d characters", MaxEditLen)
+	}
+	return nil
+}
+
+// Approved is the text d approves on a: the edited draft, the chosen
+// draft, or "" for an approval without drafts (and any other decision).
+func (d Decision) Approved(a Approval) string {
+	switch {
+	case d.Action != ActionApprove || d.DraftIndex < 0 || d.DraftIndex >= len(a.Drafts):
+		return ""
+	case d.Edited != "":
+		return d.Edited
+	}
+	return a.Drafts[d.DraftIndex]
 }
 
 // Succeeds reports whether the decision resumes the execution with
@@ -115,6 +161,8 @@ type output struct {
 	Action        Action             `json:"action"`
 	DraftIndex    *int               `json:"draftIndex,omitempty"`
 	SelectedDraft *string            `json:"selectedDraft,omitempty"`
+	OriginalDraft *string            `json:"originalDraft,omitempty"`
+	Edited        *bool              `json:"edited,omitempty"`
 	Preset        string             `json:"preset,omitempty"`
 	Feedback      *string            `json:"feedback,omitempty"`
 	DecidedBy     string             `json:"decidedBy"`
@@ -152,8 +200,15 @@ func (d Decision) Output(a Approval) ([]byte, error) {
 		Approvals:  []outputApproval{},
 	}
 	if d.Action == ActionApprove && len(a.Drafts) > 0 && d.DraftIndex >= 0 && d.DraftIndex < len(a.Drafts) {
-		i, draft := d.DraftIndex, a.Drafts[d.DraftIndex]
-		o.DraftIndex, o.SelectedDraft = &i, &draft
+		i, draft, selected := d.DraftIndex, a.Drafts[d.DraftIndex], d.Approved(a)
+		o.DraftIndex, o.SelectedDraft = &i, &selected
+		if a.AllowEdit {
+			edited := d.Edited != ""
+			o.Edited = &edited
+		}
+		if d.Edited != "" {
+			o.OriginalDraft = &draft
+		}
 	}
 	if d.Action == ActionRevise {
 		fb := d.Feedback()
@@ -162,7 +217,7 @@ func (d Decision) Output(a Approval) ([]byte, error) {
 	switch {
 	case d.DecidedBy == DecidedByDeadline:
 	case d.Action == ActionApprove:
-		for _, v := range a.ApprovalsOf(d.DraftIndex) {
+		for _, v := range a.VotesFor(d.DraftIndex, d.Edited) {
 			o.Approvals = append(o.Approvals, outputApproval{UserID: v.UserID, At: timestamp(v.At), Comment: strings.TrimSpace(v.Comment)})
 		}
 		o.Comment = strings.TrimSpace(d.Text)
@@ -182,6 +237,12 @@ func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 func (d Decision) Failure(a Approval) (errorName, cause string) {
 	if d.Action == ActionExpire {
 		return ErrorApprovalExpired, "No decision was made on approval " + a.ID + " before its deadline."
+	}
+	if d.Action == ActionWithdraw {
+		if reason := strings.TrimSpace(d.Text); reason != "" {
+			return ErrorWithdrawn, "Withdrawn by " + d.DecidedBy + ": " + reason
+		}
+		return ErrorWithdrawn, "Withdrawn by " + d.DecidedBy + " without a reason."
 	}
 	if d.DecidedBy == DecidedByDeadline {
 		return ErrorRejected, "Nobody decided approval " + a.ID + " before its deadline, so it was rejected, as its onDeadline says."

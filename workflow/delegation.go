@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -23,8 +24,8 @@ type Delegation struct {
 // MaxDelegations were made; EFORBIDDEN when from handed it on already;
 // ECONFLICT when it is not pending.
 func (a *Approval) Delegate(from, to string, now time.Time) error {
-	invalid := func(format string, args ...any) error {
-		err := Errorf(EINVALID, format, args...)
+	invalid := func(why Why, whyArgs []string, format string, args ...any) error {
+		err := refusal(EINVALID, why, whyArgs, format, args...)
 		err.Approval = a
 		return err
 	}
@@ -36,19 +37,19 @@ func (a *Approval) Delegate(from, to string, now time.Time) error {
 	}
 	switch {
 	case !a.Policy.AllowDelegation:
-		return invalid("This request cannot be handed to somebody else.")
+		return invalid(WhyNoDelegation, nil, "This request cannot be handed to somebody else.")
 	case !IsUserID(to):
-		return invalid("Pick one person to hand the request to.")
+		return invalid(WhyPickDelegate, nil, "Pick one person to hand the request to.")
 	case to == from:
-		return invalid("You cannot hand a request to yourself.")
+		return invalid(WhyDelegateSelf, nil, "You cannot hand a request to yourself.")
 	case to == a.RequestedBy && !a.Policy.AllowSelfApproval:
-		return invalid("<@%s> requested this approval, so they cannot decide it.", to)
+		return invalid(WhyDelegateAsker, []string{to}, "<@%s> requested this approval, so they cannot decide it.", to)
 	case a.hasVoted(from):
-		return invalid("You already approved this request, and your approval stands, so you cannot hand it on.")
+		return invalid(WhyDelegatorVoted, nil, "You already approved this request, and your approval stands, so you cannot hand it on.")
 	case a.hasVoted(to):
-		return invalid("<@%s> already approved this request, so handing it to them adds nothing.", to)
+		return invalid(WhyDelegateVoted, []string{to}, "<@%s> already approved this request, so handing it to them adds nothing.", to)
 	case len(a.Delegations) >= MaxDelegations:
-		return invalid("This request was handed on %d times already, which is as often as it can be.", MaxDelegations)
+		return invalid(WhyTooManyHandOver, []string{strconv.Itoa(MaxDelegations)}, "This request was handed on %d times already, which is as often as it can be.", MaxDelegations)
 	}
 	a.Delegations = append(a.Delegations, Delegation{From: from, To: to, At: now})
 	a.record(AuditEvent{At: now, Type: EventDelegated, Actor: from, Users: []string{to}})
@@ -116,7 +117,7 @@ func (a Approval) StillToDecide() []string {
 
 // handedOff is the EFORBIDDEN error for a person who handed a on to to.
 func handedOff(a Approval, to string) error {
-	err := Errorf(EFORBIDDEN, "You handed this request to <@%s>, so they decide it now.", to)
+	err := refusal(EFORBIDDEN, WhyHandedOff, []string{to}, "You handed this request to <@%s>, so they decide it now.", to)
 	err.Approval = &a
 	return err
 }

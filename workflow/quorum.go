@@ -11,8 +11,12 @@ type Vote struct {
 	UserID string
 	// DraftIndex is the draft approved; NoDraft when the request has none.
 	DraftIndex int
-	Comment    string
-	At         time.Time
+	// Edited is the draft as this person edited it before approving it;
+	// "" for the draft as offered. An edited approval counts only
+	// towards the same text.
+	Edited  string
+	Comment string
+	At      time.Time
 }
 
 // Decide applies d, a person's decision (with DecidedAt), to the pending
@@ -31,25 +35,30 @@ func (a *Approval) Decide(d Decision, now time.Time) error {
 	if to, ok := a.HandedTo(d.DecidedBy); ok {
 		return handedOff(*a, to)
 	}
+	if d.Edited != "" && d.DraftIndex >= 0 && d.DraftIndex < len(a.Drafts) && d.Edited == a.Drafts[d.DraftIndex] {
+		d.Edited = "" // unchanged: the draft as offered
+	}
 	if d.Action != ActionApprove || a.Quorum() == 1 {
 		return a.Claim(d, now)
 	}
 	if i := slices.IndexFunc(a.Votes, func(v Vote) bool { return v.UserID == d.DecidedBy }); i >= 0 {
-		if a.Votes[i].DraftIndex == d.DraftIndex {
+		if a.Votes[i].DraftIndex == d.DraftIndex && a.Votes[i].Edited == d.Edited {
 			return ErrUnchanged
 		}
 		err := Errorf(EINVALID, "You already approved %s; approvals of different drafts do not add up, and yours stays where it is.", draftName(a.Votes[i].DraftIndex))
+		err.Why, err.Args = WhyVotedElsewhere, []string{strconv.Itoa(max(a.Votes[i].DraftIndex+1, 0))}
 		err.Approval = a
 		return err
 	}
-	if n := a.commentBytes() + len(d.Text); n > MaxVoteCommentBytes {
+	if n := a.commentBytes() + len(d.Text) + len(d.Edited); n > MaxVoteCommentBytes {
 		err := Errorf(EINVALID, "This request holds as many comments as it can; approve without a comment, or with a shorter one.")
+		err.Why = WhyCommentsFull
 		err.Approval = a
 		return err
 	}
-	a.Votes = append(a.Votes, Vote{UserID: d.DecidedBy, DraftIndex: d.DraftIndex, Comment: d.Text, At: now})
-	a.record(AuditEvent{At: now, Type: EventVoted, Actor: d.DecidedBy, Action: ActionApprove, DraftIndex: draftOf(d), Comment: d.Text})
-	if len(a.ApprovalsOf(d.DraftIndex)) < a.Quorum() {
+	a.Votes = append(a.Votes, Vote{UserID: d.DecidedBy, DraftIndex: d.DraftIndex, Edited: d.Edited, Comment: d.Text, At: now})
+	a.record(AuditEvent{At: now, Type: EventVoted, Actor: d.DecidedBy, Action: ActionApprove, DraftIndex: draftOf(d), Comment: d.Text, Edited: d.Edited != ""})
+	if len(a.VotesFor(d.DraftIndex, d.Edited)) < a.Quorum() {
 		return nil
 	}
 	return a.Claim(d, now)
@@ -63,17 +72,34 @@ const MaxVoteCommentBytes = 64 << 10
 func (a Approval) commentBytes() int {
 	n := 0
 	for _, v := range a.Votes {
-		n += len(v.Comment)
+		n += len(v.Comment) + len(v.Edited)
 	}
 	return n
 }
 
 // ApprovalsOf returns the votes for the draft (NoDraft on a request
-// without drafts), in the order they came.
-func (a Approval) ApprovalsOf(draft int) []Vote {
+// without drafts) as offered, in the order they came: approvals of an
+// edited text are not among them (VotesFor).
+func (a Approval) ApprovalsOf(draft int) []Vote { return a.VotesFor(draft, "") }
+
+// VotesFor returns the votes for the draft as edited into edited (""
+// for the draft as offered), in the order they came.
+func (a Approval) VotesFor(draft int, edited string) []Vote {
 	var out []Vote
 	for _, v := range a.Votes {
-		if v.DraftIndex == draft {
+		if v.DraftIndex == draft && v.Edited == edited {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Versions are the texts approvals were counted towards, in the order
+// their first vote came: each draft as offered, or as somebody edited it.
+func (a Approval) Versions() []Vote {
+	var out []Vote
+	for _, v := range a.Votes {
+		if !slices.ContainsFunc(out, func(x Vote) bool { return x.DraftIndex == v.DraftIndex && x.Edited == v.Edited }) {
 			out = append(out, v)
 		}
 	}

@@ -71,6 +71,12 @@ type Request struct {
 	EscalateAfter    string   `json:"escalateAfter"`
 	OnDeadline       string   `json:"onDeadline"`
 	HeartbeatSeconds *int64   `json:"heartbeatSeconds"`
+
+	// The people's side (see request_people.go).
+	AllowEdit       bool     `json:"allowEdit"`
+	NotifyRequester *bool    `json:"notifyRequester"`
+	Confirm         []string `json:"confirm"`
+	Locale          string   `json:"locale"`
 }
 
 // ParseRequest decodes and validates a notifier payload: one JSON object
@@ -107,7 +113,10 @@ func (r Request) Validate() error {
 	if n := r.textLen(); n > MaxTotalTextLen {
 		return Errorf(EINVALID, "title, summary, fields and drafts add up to %d characters; Slack shows at most %d in one message", n, MaxTotalTextLen)
 	}
-	return r.validatePolicy()
+	if err := r.validatePolicy(); err != nil {
+		return err
+	}
+	return r.validatePeople()
 }
 
 // validateIdentity checks what ties the request to its paused task: the

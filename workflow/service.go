@@ -170,6 +170,10 @@ func (s *Service) Request(ctx context.Context, r Request) (a Approval, created b
 		Drafts:          r.Drafts,
 		RevisionPresets: r.RevisionPresets,
 		AllowSkip:       r.AllowSkip,
+		AllowEdit:       r.AllowEdit,
+		NotifyRequester: r.notifies(),
+		Confirm:         slices.Clone(r.Confirm),
+		Locale:          r.Locale,
 		CreatedAt:       now,
 		Status:          StatusPending,
 		Policy:          r.policy(),
@@ -245,10 +249,10 @@ func (s *Service) Get(ctx context.Context, id string) (Approval, error) {
 // is. A listed approval that is Amended must be read in full first.
 func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error {
 	if user == "" {
-		return Errorf(EFORBIDDEN, "Only a known Slack user can decide an approval.")
+		return refusal(EFORBIDDEN, WhyUnknownUser, nil, "Only a known Slack user can decide an approval.")
 	}
 	if user == a.RequestedBy && !a.Policy.AllowSelfApproval {
-		return Errorf(EFORBIDDEN, "You requested this approval, so somebody else has to decide it.")
+		return refusal(EFORBIDDEN, WhyRequester, nil, "You requested this approval, so somebody else has to decide it.")
 	}
 	if to, ok := a.HandedTo(user); ok {
 		return handedOff(a, to)
@@ -272,7 +276,7 @@ func (s *Service) CanDecide(ctx context.Context, a Approval, user string) error 
 			return nil
 		}
 	}
-	return Errorf(EFORBIDDEN, "You are not one of the approvers of this request.")
+	return refusal(EFORBIDDEN, WhyNotApprover, nil, "You are not one of the approvers of this request.")
 }
 
 // Decide is DecideOn with no message to check: for callers that do not

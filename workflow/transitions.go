@@ -33,14 +33,14 @@ func (a *Approval) Claim(d Decision, now time.Time) error {
 		return storeConflict(*a, "approval %s is %s, not pending", a.ID, a.Status)
 	}
 	if d.Action == ActionApprove && IsUserID(d.DecidedBy) && !a.hasVoted(d.DecidedBy) {
-		a.Votes = append(a.Votes, Vote{UserID: d.DecidedBy, DraftIndex: d.DraftIndex, Comment: d.Text, At: now})
+		a.Votes = append(a.Votes, Vote{UserID: d.DecidedBy, DraftIndex: d.DraftIndex, Edited: d.Edited, Comment: d.Text, At: now})
 	}
 	a.Status = StatusClaimed
 	a.Decision = &d
 	a.ClaimedAt = now
 	a.Attempts++
 	if d.Action != ActionExpire {
-		a.record(AuditEvent{At: now, Type: EventDecided, Actor: d.DecidedBy, Action: d.Action, DraftIndex: draftOf(d), Comment: d.Text, Preset: d.Preset})
+		a.record(AuditEvent{At: now, Type: EventDecided, Actor: d.DecidedBy, Action: d.Action, DraftIndex: draftOf(d), Comment: d.Text, Preset: d.Preset, Edited: d.Edited != ""})
 	}
 	return nil
 }

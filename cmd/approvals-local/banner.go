@@ -24,6 +24,7 @@ func (p *product) banner() {
 		fmt.Fprintf(w, "  Slack\tyour workspace\trequests are posted in %s (invite the bot there: /invite @approvals); click in Slack\n", p.cfg.Channel)
 	}
 	fmt.Fprintf(w, "  Step Functions API\t%s\texport AWS_ENDPOINT_URL_SFN=%s AWS_REGION=%s (any credentials)\n", sfnURL, sfnURL, localRegion)
+	fmt.Fprintf(w, "  S3\t%s\tbucket %s (the batch workflows' items and results) in %s; aws s3api --endpoint-url %s …\n", p.s3.URL(), batchBucket, filepath.Join(data, "s3"), p.s3.URL())
 	fmt.Fprintf(w, "  approvals bot\thttp://%s/readyz\talso /healthz and /metrics\n", p.bot.HTTPAddr())
 	fmt.Fprintf(w, "  DynamoDB Local\t%s\ttable %s, pid %d\n", p.ddb.Endpoint(), approvalsTable, p.ddb.PID())
 	if ok, why := p.ddb.LoopbackOnly(); !ok {

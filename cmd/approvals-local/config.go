@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/sfnapprovals/approvals/internal/approvalsbot"
+	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
@@ -21,6 +22,7 @@ const (
 	defaultSlackAddr = "127.0.0.1:8081" // the fake Slack's Web API and Socket Mode
 	defaultBotAddr   = "127.0.0.1:8082" // the bot's /healthz, /readyz, /metrics
 	defaultSFNAddr   = "127.0.0.1:8083" // the Step Functions API
+	defaultS3Addr    = "127.0.0.1:8084" // the local S3
 	defaultData      = ".approvals-local"
 )
 
@@ -28,6 +30,8 @@ const (
 // and the environment and checked before anything starts.
 type productConfig struct {
 	Addr, SlackAddr, BotAddr, SFNAddr string
+	// S3Addr serves the local S3 the batch workflows read and write.
+	S3Addr string
 	// Data is the folder that keeps DynamoDB Local's data and the fake
 	// Slack's messages across restarts.
 	Data string
@@ -45,6 +49,8 @@ type productConfig struct {
 	// Channel, Approvers and EscalationApprovers fill the shipped
 	// workflows' placeholders.
 	Channel, Approvers, EscalationApprovers string
+	// Locale is APPROVALS_LOCALE, for the notifier and the bot.
+	Locale string
 }
 
 // realSlack is a Slack app in a real workspace.
@@ -62,6 +68,7 @@ const (
 
 type productFlagValues struct {
 	addr, slackAddr, botAddr, sfnAddr *string
+	s3Addr                            *string
 	data, definitions, logLevel       *string
 	channel, approvers, escalation    *string
 	subs                              map[string]string
@@ -73,6 +80,7 @@ func productFlags(fs *flag.FlagSet) *productFlagValues {
 	v.slackAddr = fs.String("slack-addr", defaultSlackAddr, "`host:port` of the fake Slack's Web API and Socket Mode, which the bot and the notifier call")
 	v.botAddr = fs.String("bot-addr", defaultBotAddr, "`host:port` of the bot's /healthz, /readyz and /metrics (its APPROVALS_HTTP_ADDR)")
 	v.sfnAddr = fs.String("sfn-addr", defaultSFNAddr, "`host:port` of the Step Functions API: point the AWS CLI, an SDK or your tests at it with AWS_ENDPOINT_URL_SFN")
+	v.s3Addr = fs.String("s3-addr", defaultS3Addr, "`host:port` (loopback) of the local S3 the batch workflows read their items from and write their results to,\nits buckets folders of <data>/s3: point the AWS CLI at it with --endpoint-url (path-style)")
 	v.data = fs.String("data", defaultData, "`folder` that keeps approvals (DynamoDB Local) and the stand-in's messages across restarts")
 	v.definitions = fs.String("definitions", "", "`folder` of your own state machine definitions (*.asl.json), created at start and updated when a file changes")
 	fs.Func("substitute", "`Name=value` filling a ${Name} placeholder of your definitions, as CloudFormation's DefinitionSubstitutions do (repeatable); "+
@@ -105,10 +113,10 @@ var (
 // token.
 func (v *productFlagValues) config(getenv func(string) string, logPath string) (productConfig, error) {
 	c := productConfig{
-		Addr: *v.addr, SlackAddr: *v.slackAddr, BotAddr: *v.botAddr, SFNAddr: *v.sfnAddr,
+		Addr: *v.addr, SlackAddr: *v.slackAddr, BotAddr: *v.botAddr, SFNAddr: *v.sfnAddr, S3Addr: *v.s3Addr,
 		Data: *v.data, Definitions: *v.definitions, Substitutions: v.subs, LogPath: logPath,
 	}
-	for _, a := range []struct{ flag, value string }{{"-addr", c.Addr}, {"-slack-addr", c.SlackAddr}, {"-bot-addr", c.BotAddr}, {"-sfn-addr", c.SFNAddr}} {
+	for _, a := range []struct{ flag, value string }{{"-addr", c.Addr}, {"-slack-addr", c.SlackAddr}, {"-bot-addr", c.BotAddr}, {"-sfn-addr", c.SFNAddr}, {"-s3-addr", c.S3Addr}} {
 		if _, _, err := net.SplitHostPort(a.value); err != nil {
 			return c, fmt.Errorf("%s must be host:port, such as 127.0.0.1:8080, not %q", a.flag, a.value)
 		}
@@ -123,6 +131,11 @@ func (v *productFlagValues) config(getenv func(string) string, logPath string) (
 		c.LogPath = filepath.Join(c.Data, "approvals-local.log")
 	}
 
+	locale, err := workflow.LocaleVar(getenv)
+	if err != nil {
+		return c, err
+	}
+	c.Locale = locale
 	bot, app := getenv("SLACK_BOT_TOKEN"), getenv("SLACK_APP_TOKEN")
 	switch {
 	case bot == "" && app == "":

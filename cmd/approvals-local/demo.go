@@ -101,7 +101,7 @@ func (d *demo) play(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := d.modal(ctx, alice, revise, "Request changes", "revise", map[string]map[string]any{
+	if err := d.modal(ctx, alice, revise, "Other changes…", "revise", map[string]map[string]any{
 		"preset":   {"preset": map[string]any{"type": "radio_buttons", "selected_option": map[string]any{"value": "Warmer"}}},
 		"feedback": {"feedback": map[string]any{"type": "plain_text_input", "value": "Thank them by name."}},
 	}); err != nil {
@@ -192,6 +192,20 @@ func (d *demo) click(ctx context.Context, user string, p devstack.Pending, label
 				return fmt.Errorf("ack of %s's click: %w", names[user], err)
 			}
 			fmt.Fprintf(d.out, "   %s clicks [%s] → acked in %s\n", names[user], label, ack.Latency.Round(100*time.Microsecond))
+			return nil
+		}
+	}
+	for _, o := range fakeslack.MenuOptions(m.Blocks) {
+		if o.Text == label {
+			id, err := d.stack.Slack.Choose(user, p.Response.Channel, p.Response.TS, o.ActionID, o.Value)
+			if err != nil {
+				return fmt.Errorf("%s picks %q: %w", names[user], label, err)
+			}
+			ack, err := d.stack.Slack.WaitAck(ctx, id)
+			if err != nil {
+				return fmt.Errorf("ack of %s's pick: %w", names[user], err)
+			}
+			fmt.Fprintf(d.out, "   %s picks ⋯ [%s] → acked in %s\n", names[user], label, ack.Latency.Round(100*time.Microsecond))
 			return nil
 		}
 	}

@@ -18,7 +18,9 @@ import (
 	"github.com/sfnapprovals/approvals/sfnlocal/eventrule"
 	"github.com/sfnapprovals/approvals/sfnlocal/host"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/ecs"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	s3integ "github.com/sfnapprovals/approvals/sfnlocal/integrations/s3"
 	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
@@ -43,6 +45,8 @@ type engine struct {
 	shipped []host.Result
 	yours   []host.Result
 	watcher *host.Watcher
+	// tasks runs the ECS stand-ins; closed after the engine.
+	tasks *ecs.Integration
 }
 
 // startEngine starts the engine with the notifier, the events handler and
@@ -55,16 +59,21 @@ func (p *product) startEngine(ctx context.Context) error {
 	// are looked up when invoked.
 	fns.Register(notifierFunction, func(ctx context.Context, payload []byte) ([]byte, error) { return p.notifier.Invoke(ctx, payload) })
 	fns.Register(eventsFunction, func(ctx context.Context, payload []byte) ([]byte, error) { return p.events.Invoke(ctx, payload) })
-	for name, h := range standIns(time.Now) {
+	items := newItemFailures()
+	for name, h := range standIns(time.Now, items) {
 		fns.Register(name, h)
+	}
+	tasks := ecs.New(ecs.Options{Logger: log.With(zap.String("service", "ecs"))})
+	if err := tasks.Register(ecs.TaskDefinition{Family: workerFamily, Container: workerContainer, Run: items.worker}); err != nil {
+		return err
 	}
 	rule, err := eventrule.New(eventrule.Config{Function: eventsFunction, Statuses: endedStatuses, Lambda: fns, Logger: log})
 	if err != nil {
 		return err
 	}
-	e := &engine{Engine: sfnlocal.New(sfnlocal.Options{
+	e := &engine{tasks: tasks, Engine: sfnlocal.New(sfnlocal.Options{
 		Region: localRegion, AccountID: localAccount, Logger: log,
-		Integrations: []task.Integration{integrations.NewRouter(nil, fns)},
+		Integrations: []task.Integration{integrations.NewRouter(nil, fns, tasks, s3integ.New(p.objects))},
 		Events:       rule.Deliver,
 	})}
 	p.eng = e
@@ -75,6 +84,7 @@ func (p *product) startEngine(ctx context.Context) error {
 
 	p.service = p.newService()
 	p.notifier = notifier.New(p.newService(), p.poster, p.log.With(zap.String("service", "notifier")))
+	p.notifier.Locale = p.cfg.Locale
 	p.events = events.New(p.newService(), p.poster, p.log.With(zap.String("service", "approvals-events")))
 
 	subs := p.cfg.substitutions()
@@ -144,4 +154,5 @@ func (e *engine) close() {
 	defer cancel()
 	_ = e.api.Shutdown(ctx)
 	e.Engine.Close()
+	e.tasks.Close()
 }

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/ecs"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
@@ -62,13 +62,26 @@ func (c productConfig) ownSubstitutions() map[string]string {
 		definitions.PublishFunctionArn:       functionARN(publishFunction),
 		definitions.FileRejectionFunctionArn: functionARN(fileRejectionFunction),
 		definitions.ProcessItemFunctionArn:   functionARN(processItemFunction),
+		definitions.BatchBucket:              batchBucket,
+		definitions.WorkerCluster:            "local",
+		definitions.WorkerTaskDefinition:     fmt.Sprintf("arn:aws:ecs:%s:%s:task-definition/%s:1", localRegion, localAccount, workerFamily),
+		definitions.WorkerContainer:          workerContainer,
+		definitions.WorkerSubnets:            "subnet-local",
+		definitions.WorkerSecurityGroups:     "sg-local",
 	}
 }
 
+// The ECS task definition approvals-local runs the batch workflow's
+// worker as, in process (itemFailures.worker).
+const (
+	workerFamily    = "process-item"
+	workerContainer = "worker"
+)
+
 // standIns are small local versions of the functions the shipped
-// workflows call besides the notifier, so each runs end to end.
-func standIns(now func() time.Time) map[string]lambda.Handler {
-	items := &itemFailures{seen: map[string]bool{}}
+// workflows call besides the notifier, so each runs end to end; items
+// decides how the batch workers fare.
+func standIns(now func() time.Time, items *itemFailures) map[string]lambda.Handler {
 	return map[string]lambda.Handler{
 		draftAgentFunction:    draftAgent,
 		publishFunction:       func(_ context.Context, p []byte) ([]byte, error) { return publish(p, now()) },
@@ -132,36 +145,95 @@ func fileRejection(_ context.Context, payload []byte) ([]byte, error) {
 	return json.Marshal(map[string]any{"filed": true, "ticket": "REJ-1", "reason": in.Reason})
 }
 
-// ItemProcessingFailed is process-item's error; Step Functions sees its
-// type name as the error name.
-type ItemProcessingFailed struct{ Message string }
+// ItemFailed is process-item's business failure: the item is wrong.
+// Step Functions sees its type name as the error name, which the Lambda
+// batch workflow offers people to retry instead of retrying it.
+type ItemFailed struct{ Message string }
 
-func (e *ItemProcessingFailed) Error() string { return e.Message }
+func (e *ItemFailed) Error() string { return e.Message }
 
-// itemFailures makes process-item fail an item marked "fail": true the
-// first time it sees it, so a batch has a failure to approve a retry of,
-// and the retry succeeds.
+// UpstreamUnavailable is process-item's technical failure, which Retry
+// retries.
+type UpstreamUnavailable struct{ Message string }
+
+func (e *UpstreamUnavailable) Error() string { return e.Message }
+
+// itemFailures decides how the batch workers (the process-item function
+// and the ECS stand-in alike) fare with an item, so a batch shows every
+// path: "fail": true is rejected (a business failure) the first time
+// and processed when people retry it, "fail": "always" is rejected every
+// time, and "flaky": true breaks (a technical failure) the first time,
+// which Retry retries without asking anybody. "The first time" is every
+// odd attempt, so the sample shows the same story each time it runs.
 type itemFailures struct {
-	mu   sync.Mutex
-	seen map[string]bool
+	mu       sync.Mutex
+	attempts map[string]int
 }
 
-func (f *itemFailures) process(_ context.Context, payload []byte) ([]byte, error) {
-	var in struct {
-		ID   string `json:"id"`
-		Fail bool   `json:"fail"`
-	}
-	if err := json.Unmarshal(payload, &in); err != nil {
-		return nil, errors.New("process-item needs an item object, such as {\"id\": \"invoice-1001\"}")
-	}
+func newItemFailures() *itemFailures { return &itemFailures{attempts: map[string]int{}} }
+
+type itemOutcome int
+
+const (
+	itemProcessed itemOutcome = iota
+	itemRejected
+	itemBroke
+)
+
+// batchItem is an item as the stand-ins read it.
+type batchItem struct {
+	ID    string `json:"id"`
+	Fail  any    `json:"fail"`
+	Flaky bool   `json:"flaky"`
+}
+
+func (f *itemFailures) decide(in batchItem) itemOutcome {
 	f.mu.Lock()
-	failNow := in.Fail && !f.seen[in.ID]
-	f.seen[in.ID] = true
-	f.mu.Unlock()
-	if failNow {
-		return nil, &ItemProcessingFailed{Message: "item " + in.ID + ": the upstream service answered 503 (the stand-in fails an item marked \"fail\" once)"}
+	defer f.mu.Unlock()
+	f.attempts[in.ID]++
+	first := f.attempts[in.ID]%2 == 1
+	switch {
+	case in.Fail == "always", in.Fail == true && first:
+		return itemRejected
+	case in.Flaky && first:
+		return itemBroke
+	}
+	return itemProcessed
+}
+
+// process is the process-item Lambda function.
+func (f *itemFailures) process(_ context.Context, payload []byte) ([]byte, error) {
+	var in batchItem
+	if err := json.Unmarshal(payload, &in); err != nil || in.ID == "" {
+		return nil, &ItemFailed{Message: "process-item needs an item object with an id, such as {\"id\": \"invoice-1001\"}"}
+	}
+	switch f.decide(in) {
+	case itemRejected:
+		return nil, &ItemFailed{Message: "item " + in.ID + ": the invoice total does not match its lines (the stand-in rejects an item marked \"fail\")"}
+	case itemBroke:
+		return nil, &UpstreamUnavailable{Message: "item " + in.ID + ": the ledger answered 503 (the stand-in breaks on an item marked \"flaky\" once)"}
 	}
 	return json.Marshal(map[string]any{"id": in.ID, "done": true})
+}
+
+// worker is the ECS stand-in: it reads the item from ITEM and exits 0
+// when it processed it, 3 when it rejects it, 1 when it breaks.
+func (f *itemFailures) worker(_ context.Context, c ecs.Container) (int, error) {
+	var in batchItem
+	if err := json.Unmarshal([]byte(c.Environment["ITEM"]), &in); err != nil || in.ID == "" {
+		fmt.Fprintf(c.Stdout, "ITEM is not an item object with an id: %q\n", c.Environment["ITEM"])
+		return 3, nil
+	}
+	switch f.decide(in) {
+	case itemRejected:
+		fmt.Fprintf(c.Stdout, "item %s: the invoice total does not match its lines\n", in.ID)
+		return 3, nil
+	case itemBroke:
+		fmt.Fprintf(c.Stdout, "item %s: the ledger answered 503\n", in.ID)
+		return 1, nil
+	}
+	fmt.Fprintf(c.Stdout, "item %s: processed\n", in.ID)
+	return 0, nil
 }
 
 func firstLine(s string) string {

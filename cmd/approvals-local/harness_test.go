@@ -21,7 +21,7 @@ import (
 func testConfig(t *testing.T, data string) productConfig {
 	t.Helper()
 	v := productFlags(flagSet())
-	*v.addr, *v.slackAddr, *v.botAddr, *v.sfnAddr, *v.data = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", data
+	*v.addr, *v.slackAddr, *v.botAddr, *v.sfnAddr, *v.s3Addr, *v.data = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", data
 	cfg, err := v.config(func(string) string { return "" }, "")
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ func TestDemoPlaysEveryOutcome(t *testing.T) {
 		t.Fatalf("demo: %v\n%s\n%s", err, out.String(), errs.String())
 	}
 	for _, want := range []string{
-		"[Approve draft 1] [Approve draft 2] [Approve with comment] [Reject] [Request changes] [Skip] [Hand over]",
+		"[Approve draft 1] [Approve draft 2] [Reject] [For non-engineers] [More detail] [▾ Request changes…: Shorter · Other changes…] [⋯ Approve with comment · Skip · Hand over · Withdraw request]",
 		"only bob sees: You requested this approval",
 		"only mallory sees: You are not one of the approvers",
 		`"selectedDraft": "Pause any workflow until a person says yes."`,

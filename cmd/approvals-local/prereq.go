@@ -22,11 +22,11 @@ func (e startError) Error() string {
 // starts, so a taken port is found at once and no other program can take
 // one meanwhile.
 type listeners struct {
-	page, slack, bot, sfn net.Listener
+	page, slack, bot, sfn, s3 net.Listener
 }
 
 func (l *listeners) close() {
-	for _, ln := range []net.Listener{l.page, l.slack, l.bot, l.sfn} {
+	for _, ln := range []net.Listener{l.page, l.slack, l.bot, l.sfn, l.s3} {
 		if ln != nil {
 			_ = ln.Close()
 		}
@@ -56,6 +56,7 @@ func listen(c productConfig) (*listeners, []string) {
 	}
 	bind(&l.bot, c.BotAddr, "-bot-addr", "the bot's health and metrics")
 	bind(&l.sfn, c.SFNAddr, "-sfn-addr", "the Step Functions API")
+	bind(&l.s3, c.S3Addr, "-s3-addr", "the local S3")
 	return l, problems
 }
 

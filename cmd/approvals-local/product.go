@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
@@ -21,6 +22,7 @@ import (
 	"github.com/sfnapprovals/approvals/internal/approvalsbot"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/logging"
+	"github.com/sfnapprovals/approvals/internal/s3local"
 	"github.com/sfnapprovals/approvals/lambdas/events"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
@@ -40,7 +42,7 @@ const reasonRestarted = "the local engine restarted"
 // product is the running local product. Its parts stop in the order that
 // lets each finish its work: the page, the definitions watcher, the bot
 // (which drains its clicks against Slack, DynamoDB and the engine), the
-// engine, the fake Slack (saved once more), DynamoDB Local.
+// engine, the local S3, the fake Slack (saved once more), DynamoDB Local.
 type product struct {
 	cfg  productConfig
 	say  func(format string, args ...any)
@@ -55,6 +57,8 @@ type product struct {
 	saver    *slackSaver
 	eng      *engine
 	sfn      *sfn.Client
+	s3       *s3local.Server // the batch workflows' S3
+	objects  *awss3.Client
 	service  *workflow.Service
 	notifier *notifier.Handler
 	events   *events.Handler
@@ -126,6 +130,9 @@ func startProduct(ctx context.Context, cfg productConfig, getenv func(string) st
 	if err = p.startSlack(); err != nil {
 		return nil, err
 	}
+	if err = p.startS3(ctx); err != nil {
+		return nil, err
+	}
 	if err = p.startEngine(ctx); err != nil {
 		return nil, err
 	}
@@ -140,6 +147,7 @@ func startProduct(ctx context.Context, cfg productConfig, getenv func(string) st
 		go p.watchFailure(p.page.failed, "the web page stopped")
 	}
 	go p.watchFailure(p.eng.api.Failed(), "the Step Functions API stopped")
+	go p.watchFailure(p.s3.Failed(), "the local S3 stopped")
 	return p, nil
 }
 
@@ -212,6 +220,7 @@ func (p *product) startBot(ctx context.Context) error {
 		"APPROVALS_TABLE":     approvalsTable,
 		"APPROVALS_HTTP_ADDR": p.lns.bot.Addr().String(),
 		"LOG_LEVEL":           p.cfg.LogLevel.String(),
+		"APPROVALS_LOCALE":    p.cfg.Locale,
 	}
 	if p.slack != nil {
 		env["SLACK_BOT_TOKEN"], env["SLACK_APP_TOKEN"], env["SLACK_API_URL"] = p.slack.BotToken(), p.slack.AppToken(), p.slack.APIURL()
@@ -268,6 +277,11 @@ func (p *product) stop() {
 		}
 		if p.eng != nil {
 			p.eng.close()
+		}
+		if p.s3 != nil {
+			if err := p.s3.Close(); err != nil {
+				p.log.Warn("stop the local S3", zap.Error(err))
+			}
 		}
 		if p.saver != nil {
 			p.saver.close()

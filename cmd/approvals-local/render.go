@@ -23,8 +23,12 @@ type textObject struct {
 // element is a button (text is an object) or a context element (text is
 // a string).
 type element struct {
-	Type string          `json:"type"`
-	Text json.RawMessage `json:"text"`
+	Type        string          `json:"type"`
+	Text        json.RawMessage `json:"text"`
+	Placeholder *textObject     `json:"placeholder"`
+	Options     []struct {
+		Text textObject `json:"text"`
+	} `json:"options"`
 }
 
 func (e element) text() string {
@@ -101,8 +105,21 @@ func render(w io.Writer, indent string, blocks json.RawMessage, fallback string,
 		case "actions":
 			var buttons []string
 			for _, e := range b.Elements {
-				if e.Type == "button" {
+				var options []string
+				for _, o := range e.Options {
+					options = append(options, o.Text.Text)
+				}
+				switch e.Type {
+				case "button":
 					buttons = append(buttons, "["+e.text()+"]")
+				case "overflow":
+					buttons = append(buttons, "[⋯ "+strings.Join(options, " · ")+"]")
+				case "static_select":
+					label := ""
+					if e.Placeholder != nil {
+						label = e.Placeholder.Text + ": "
+					}
+					buttons = append(buttons, "[▾ "+label+strings.Join(options, " · ")+"]")
 				}
 			}
 			line(strings.Join(buttons, " "))

@@ -18,7 +18,7 @@ import (
 )
 
 // anyPort is every fixed address on a free port.
-var anyPort = []string{"-addr", "127.0.0.1:0", "-slack-addr", "127.0.0.1:0", "-bot-addr", "127.0.0.1:0", "-sfn-addr", "127.0.0.1:0"}
+var anyPort = []string{"-addr", "127.0.0.1:0", "-slack-addr", "127.0.0.1:0", "-bot-addr", "127.0.0.1:0", "-sfn-addr", "127.0.0.1:0", "-s3-addr", "127.0.0.1:0"}
 
 // waitFor polls cond until it holds, failing the test at ctx's end.
 func waitFor(ctx context.Context, t *testing.T, what string, cond func() bool) {

@@ -80,7 +80,7 @@ func playWorkflow(ctx context.Context, ddbEndpoint string, logs, out io.Writer) 
 	d := &demo{stack: stack, out: out}
 	pending := devstack.Pending{Response: pendingResponse(first)}
 	fmt.Fprintln(out, "\nAlice asks for changes:")
-	if err := d.modal(ctx, alice, pending, "Request changes", "revise", map[string]map[string]any{
+	if err := d.modal(ctx, alice, pending, "Other changes…", "revise", map[string]map[string]any{
 		"preset":   {"preset": map[string]any{"type": "radio_buttons", "selected_option": map[string]any{"value": "Shorter"}}},
 		"feedback": {"feedback": map[string]any{"type": "plain_text_input", "value": "Lead with the benefit."}},
 	}); err != nil {

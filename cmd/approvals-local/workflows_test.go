@@ -11,6 +11,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
 // mine is a user's definition: the notifier and who approves are
@@ -101,13 +103,15 @@ func TestWorkflowsRunEndToEnd(t *testing.T) {
 		})
 	})
 
-	t.Run("batch with a failed item, retried on approval", func(t *testing.T) {
-		arn := p.execute(ctx, t, "batch-with-approved-retries", map[string]any{
-			"items": []map[string]any{{"id": "invoice-1001"}, {"id": "invoice-1002", "fail": true}}, "requestedBy": bob, "retryLimit": 2,
-		})
+	t.Run("batch from the sample items in the local S3, a failed item retried on approval", func(t *testing.T) {
+		sample, err := definitions.Sample(definitions.BatchWithApprovedRetries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arn := p.execute(ctx, t, "batch-with-approved-retries", json.RawMessage(sample))
 		m := request(ctx, t, p.slack, standInChannel)
-		if !hasText(m, "Retry the 1 failed items?") {
-			t.Errorf("the request is not to retry the failed item: %s", m.Blocks)
+		if !hasText(m, "Retry the 1 failed items?") || !hasText(m, "1 (1 rejected by the worker, 0 technical after automatic retries)") {
+			t.Errorf("the request is not to retry the rejected item: %s", m.Blocks)
 		}
 		click(ctx, t, p.slack, carol, m, "Approve")
 		x := p.ended(ctx, t, arn)
@@ -132,7 +136,7 @@ func TestStandIns(t *testing.T) {
 	if err != nil || !strings.Contains(string(second), `"summary":"Redrafted after: Shorter"`) {
 		t.Errorf("draft-agent with feedback = %s, %v", second, err)
 	}
-	fns := standIns(func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) })
+	fns := standIns(func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }, newItemFailures())
 	if out, err := fns[publishFunction](ctx, []byte(`{"topic":"Step Functions: callbacks!"}`)); err != nil || !strings.Contains(string(out), `"url":"https://blog.example/2026/11/30/step-functions-callbacks"`) {
 		t.Errorf("publish = %s, %v", out, err)
 	}
@@ -140,7 +144,7 @@ func TestStandIns(t *testing.T) {
 		t.Errorf("file-rejection = %s, %v", out, err)
 	}
 	process := fns[processItemFunction]
-	for i, want := range []string{"the upstream service answered 503", ""} {
+	for i, want := range []string{"the invoice total does not match its lines", "", "the invoice total does not match its lines"} {
 		_, err := process(ctx, []byte(`{"id":"a","fail":true}`))
 		if (want == "" && err != nil) || (want != "" && (err == nil || !strings.Contains(err.Error(), want))) {
 			t.Errorf("process-item call %d = %v, want %q", i+1, err, want)

@@ -41,7 +41,7 @@ func TestRealWorkspaceMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer slackLn.Close()
-	cfg, err := parseProduct([]string{"-data", filepath.Join(t.TempDir(), "data"), "-bot-addr", "127.0.0.1:0", "-sfn-addr", "127.0.0.1:0",
+	cfg, err := parseProduct([]string{"-data", filepath.Join(t.TempDir(), "data"), "-bot-addr", "127.0.0.1:0", "-sfn-addr", "127.0.0.1:0", "-s3-addr", "127.0.0.1:0",
 		"-addr", page.Addr().String(), "-slack-addr", slackLn.Addr().String(), "-channel", "C0REAL", "-approvers", "U0ALICE"}, env)
 	if err != nil {
 		t.Fatal(err)

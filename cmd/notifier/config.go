@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/lambdaenv"
+	"github.com/sfnapprovals/approvals/workflow"
 )
 
 // config is everything the notifier reads from its environment: what
@@ -13,6 +14,7 @@ import (
 type config struct {
 	lambdaenv.Config
 	Retention time.Duration // APPROVALS_RETENTION
+	Locale    string        // APPROVALS_LOCALE: the language of requests without one
 }
 
 func loadConfig(getenv func(string) string) (config, error) {
@@ -27,6 +29,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return c, fmt.Errorf("APPROVALS_RETENTION must be a duration of at least 1h such as 2160h, not %q", v)
 		}
 		c.Retention = d
+	}
+	if c.Locale, err = workflow.LocaleVar(getenv); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -47,3 +47,21 @@ func TestRunReturnsConfigErrors(t *testing.T) {
 		t.Errorf("run = %v, want an error naming APPROVALS_TABLE", err)
 	}
 }
+
+func TestLoadConfigLocale(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]string{"": "en", "en": "en", "ja": "ja"} {
+		e := validEnv()
+		e["APPROVALS_LOCALE"] = v
+		if c, err := loadConfig(env(e)); err != nil || c.Locale != want {
+			t.Errorf("APPROVALS_LOCALE=%q: %q, %v; want %q", v, c.Locale, err, want)
+		}
+	}
+	for _, v := range []string{"fr", "JA", "ja-JP"} {
+		e := validEnv()
+		e["APPROVALS_LOCALE"] = v
+		if _, err := loadConfig(env(e)); err == nil || !strings.Contains(err.Error(), `APPROVALS_LOCALE must be "en" or "ja"`) {
+			t.Errorf("APPROVALS_LOCALE=%q: error %v", v, err)
+		}
+	}
+}

@@ -96,6 +96,8 @@ func newHandler(ctx context.Context, cfg config, stderr io.Writer) (*notifier.Ha
 	if err != nil {
 		return nil, err
 	}
-	logger.Info("notifier ready", zap.String("table", cfg.Table), zap.String("slack_api_url", cfg.APIURL))
-	return notifier.New(service, poster, logger), nil
+	logger.Info("notifier ready", zap.String("table", cfg.Table), zap.String("slack_api_url", cfg.APIURL), zap.String("locale", cfg.Locale))
+	h := notifier.New(service, poster, logger)
+	h.Locale = cfg.Locale
+	return h, nil
 }

@@ -40,6 +40,36 @@ type config struct {
 	// the next one.
 	ReadTimeout time.Duration
 	IdleTimeout time.Duration
+
+	// ECSTasks are the ECS task definitions ecs:runTask starts, each as a
+	// command on this machine.
+	ECSTasks []ecsTask
+}
+
+// ecsTask is one -ecs-task: a task definition family whose one container
+// runs Command (followed by the state's override Command, if any).
+type ecsTask struct {
+	Family, Container string
+	Command           []string
+}
+
+// parseECSTask reads "family=program args" or
+// "family/container=program args"; the container is named after the
+// family unless named.
+func parseECSTask(s string) (ecsTask, error) {
+	name, command, ok := strings.Cut(s, "=")
+	fields := strings.Fields(command)
+	if !ok || name == "" || len(fields) == 0 {
+		return ecsTask{}, fmt.Errorf("want family=command or family/container=command, not %q", s)
+	}
+	family, container, named := strings.Cut(name, "/")
+	if !named {
+		container = family
+	}
+	if family == "" || container == "" {
+		return ecsTask{}, fmt.Errorf("want family=command or family/container=command, not %q", s)
+	}
+	return ecsTask{Family: family, Container: container, Command: fields}, nil
 }
 
 // parseConfig reads the flags; LOG_LEVEL is the default of -log-level.
@@ -51,7 +81,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		fmt.Fprintln(fs.Output(), "Usage: sfn-local [flags]\n\n"+
 			"Serves the local Step Functions engine behind the Step Functions API (AWS JSON 1.0).\n"+
 			"Environment: SFN_MOCK_CONFIG (mock configuration file), LOG_LEVEL, and the AWS SDK's\n"+
-			"AWS_ENDPOINT_URL_LAMBDA, AWS_ENDPOINT_URL_SQS, AWS_REGION and credentials for Task states.\n\nFlags:")
+			"AWS_ENDPOINT_URL_LAMBDA, AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL_S3 (path-style), AWS_REGION and credentials.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8083", "`host:port` to listen on (port 0 picks a free one); on a loopback address, requests\nwhose Host is not 127.0.0.1, [::1] or localhost are refused (DNS rebinding protection)")
@@ -73,6 +103,13 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.MaxFinished, "max-finished-executions", 10000, "`count` of ended executions, with their histories, remembered before the oldest are forgotten (a local memory bound: AWS keeps them 90 days)")
 	fs.StringVar(&c.EventsFunction, "events-function", "", "Lambda `function` (name or ARN) invoked asynchronously (InvocationType Event) with each execution status change event,\nas an EventBridge rule with a Lambda target would, through AWS_ENDPOINT_URL_LAMBDA; retried twice on failure")
 	statuses := fs.String("events-statuses", "", "comma-separated `statuses` the -events-function rule matches on detail.status (RUNNING, SUCCEEDED, FAILED, TIMED_OUT, ABORTED); default all")
+	fs.Func("ecs-task", "`family=command` (or family/container=command): ecs:runTask of that task definition family runs command on this machine,\nwith the state's override Command appended and its Environment added (repeatable); the exit code is the container's", func(s string) error {
+		t, err := parseECSTask(s)
+		if err == nil {
+			c.ECSTasks = append(c.ECSTasks, t)
+		}
+		return err
+	})
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", 30*time.Second, "longest a request may take to arrive, headers and body; a slower client is cut off")
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 2*time.Minute, "longest an idle keep-alive connection is kept open")
 	level := getenv("LOG_LEVEL")

@@ -10,11 +10,15 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	awslambda "github.com/aws/aws-sdk-go-v2/service/lambda"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	awssqs "github.com/aws/aws-sdk-go-v2/service/sqs"
+	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/ecs"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/mock"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/s3"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/sqs"
 )
 
@@ -22,14 +26,23 @@ import (
 // at most 15 minutes.
 const outboundTimeout = 16 * time.Minute
 
-// newRouter wires the Task state integrations: the mock configuration
-// (SFN_MOCK_CONFIG) first, then Lambda and SQS through the AWS SDK. It
-// also returns the Lambda integration, which delivers the status change
-// events too. It makes no network calls.
-func newRouter(ctx context.Context, cfg config, getenv func(string) string) (*integrations.Router, *lambda.Integration, error) {
+// wired are the integrations newRouter wires.
+type wired struct {
+	router *integrations.Router
+	// fns delivers the status change events too.
+	fns *lambda.Integration
+	// tasks runs the -ecs-task stand-ins; close it to stop those running.
+	tasks *ecs.Integration
+}
+
+// newRouter wires the integrations: the mock configuration
+// (SFN_MOCK_CONFIG) first, then Lambda, SQS and S3 (a distributed Map's
+// ItemReader and ResultWriter, and aws-sdk:s3:getObject) through the AWS
+// SDK, and ECS tasks on the -ecs-task commands. It makes no network calls.
+func newRouter(ctx context.Context, cfg config, getenv func(string) string, log *zap.Logger) (wired, error) {
 	mocks, err := mock.FromEnv(getenv)
 	if err != nil {
-		return nil, nil, err
+		return wired{}, err
 	}
 	opts := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithDefaultRegion(cfg.Region),
@@ -42,7 +55,7 @@ func newRouter(ctx context.Context, cfg config, getenv func(string) string) (*in
 	}
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load AWS configuration: %w", err)
+		return wired{}, fmt.Errorf("load AWS configuration: %w", err)
 	}
 	fns := lambda.New(awslambda.NewFromConfig(awsCfg, func(o *awslambda.Options) {
 		o.BaseEndpoint = endpoint(getenv, "AWS_ENDPOINT_URL_LAMBDA", o.BaseEndpoint)
@@ -50,11 +63,26 @@ func newRouter(ctx context.Context, cfg config, getenv func(string) string) (*in
 	queues := sqs.New(awssqs.NewFromConfig(awsCfg, func(o *awssqs.Options) {
 		o.BaseEndpoint = endpoint(getenv, "AWS_ENDPOINT_URL_SQS", o.BaseEndpoint)
 	}))
+	objects := s3.New(awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
+		o.BaseEndpoint = endpoint(getenv, "AWS_ENDPOINT_URL_S3", o.BaseEndpoint)
+		// A local S3 (MinIO, LocalStack, approvals-local's) answers
+		// path-style requests on an address of its own.
+		o.UsePathStyle = o.BaseEndpoint != nil
+	}))
+	tasks := ecs.New(ecs.Options{Logger: log})
+	for _, t := range cfg.ECSTasks {
+		if err := tasks.Register(ecs.TaskDefinition{Family: t.Family, Container: t.Container, Run: ecs.CommandRunner(t.Command...)}); err != nil {
+			return wired{}, err
+		}
+	}
+	w := wired{fns: fns, tasks: tasks}
 	if mocks == nil {
 		// An untyped nil, so the Router sees that no mock config is loaded.
-		return integrations.NewRouter(nil, fns, queues), fns, nil
+		w.router = integrations.NewRouter(nil, fns, queues, tasks, objects)
+	} else {
+		w.router = integrations.NewRouter(mocks, fns, queues, tasks, objects)
 	}
-	return integrations.NewRouter(mocks, fns, queues), fns, nil
+	return w, nil
 }
 
 // endpoint is the service endpoint getenv names, else the one the SDK

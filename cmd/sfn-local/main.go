@@ -5,13 +5,28 @@
 //	go run ./cmd/sfn-local -addr 127.0.0.1:8083 -definitions workflow/definitions \
 //		-substitute Channel=C0123ABCD -substitute Approvers=U0123ABCD -substitute EscalationApprovers=S0456EFGH \
 //		-substitute NotifierFunctionArn=approvals-notifier -substitute DraftAgentFunctionArn=draft-agent \
-//		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item
+//		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item \
+//		-substitute BatchBucket=approvals-batch -substitute WorkerCluster=local -substitute WorkerTaskDefinition=process-item \
+//		-substitute WorkerContainer=worker -substitute WorkerSubnets=subnet-local -substitute WorkerSecurityGroups=sg-local
 //	aws --endpoint-url http://127.0.0.1:8083 stepfunctions list-state-machines
+//
+// TestState (aws stepfunctions test-state) runs one state of a workflow
+// without running it whole. The SDKs call that operation on the host
+// "sync-" + the endpoint's host, which a local endpoint does not have: turn
+// the prefix off (AWS CLI and boto3: AWS_DISABLE_HOST_PREFIX_INJECTION=true;
+// aws-sdk-go-v2: smithyhttp.DisableEndpointHostPrefix on the call's
+// context):
+//
+//	AWS_DISABLE_HOST_PREFIX_INJECTION=true aws --endpoint-url http://127.0.0.1:8083 \
+//		stepfunctions test-state --definition '{"Type":"Pass","End":true}' --input '{"a":1}' --inspection-level DEBUG
 //
 // Task states run Lambda functions and send SQS messages through the AWS
 // SDK (point them at local stand-ins with AWS_ENDPOINT_URL_LAMBDA and
-// AWS_ENDPOINT_URL_SQS), or answer from the mock configuration file named
-// by SFN_MOCK_CONFIG for executions started on "<stateMachineArn>#<TestCase>".
+// AWS_ENDPOINT_URL_SQS), start ECS tasks as local commands (-ecs-task), or
+// answer from the mock configuration file named by SFN_MOCK_CONFIG for
+// executions started on "<stateMachineArn>#<TestCase>". A distributed Map
+// reads its items from and writes its results to S3 at AWS_ENDPOINT_URL_S3
+// (path-style).
 //
 // With -events-function, every execution status change event (the
 // document AWS sends EventBridge, detail-type "Step Functions Execution
@@ -70,16 +85,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log := logging.New(stderr, cfg.LogLevel)
 	defer func() { _ = log.Sync() }()
 
-	router, fns, err := newRouter(ctx, cfg, getenv)
+	w, err := newRouter(ctx, cfg, getenv, log)
 	if err != nil {
 		return err
 	}
+	defer w.tasks.Close()
 	opts := sfnlocal.Options{
-		Region: cfg.Region, AccountID: cfg.Account, Logger: log, Integrations: []task.Integration{router},
+		Region: cfg.Region, AccountID: cfg.Account, Logger: log, Integrations: []task.Integration{w.router},
 		MaxFinishedExecutions: cfg.MaxFinished,
 	}
 	if cfg.EventsFunction != "" {
-		rule, err := eventrule.New(eventrule.Config{Function: cfg.EventsFunction, Statuses: cfg.EventsStatuses, Lambda: fns, Logger: log})
+		rule, err := eventrule.New(eventrule.Config{Function: cfg.EventsFunction, Statuses: cfg.EventsStatuses, Lambda: w.fns, Logger: log})
 		if err != nil {
 			return err
 		}

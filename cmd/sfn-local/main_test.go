@@ -12,9 +12,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/sfnapprovals/approvals/workflow/definitions"
 )
 
 // syncBuffer collects what run logs.
@@ -103,7 +106,7 @@ func newClient(url string) *sfn.Client {
 		BaseEndpoint: aws.String(url),
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDLOCAL", "secret", ""),
-		Retryer:      aws.NopRetryer{},
+		Retryer:      connectionRetryer(),
 	})
 }
 
@@ -173,7 +176,9 @@ func TestRunServesShippedDefinitions(t *testing.T) {
 	s := startRun(t, "-definitions", filepath.Join("..", "..", "workflow", "definitions"),
 		"-substitute", "Channel=C0PUBLISH", "-substitute", "Approvers=U0ALICE,S0EDITORS", "-substitute", "EscalationApprovers=S0LEADS",
 		"-substitute", "NotifierFunctionArn=approvals-notifier", "-substitute", "DraftAgentFunctionArn=draft-agent", "-substitute", "PublishFunctionArn=publish",
-		"-substitute", "FileRejectionFunctionArn=file-rejection", "-substitute", "ProcessItemFunctionArn=process-item")
+		"-substitute", "FileRejectionFunctionArn=file-rejection", "-substitute", "ProcessItemFunctionArn=process-item",
+		"-substitute", "BatchBucket=approvals-batch", "-substitute", "WorkerCluster=local", "-substitute", "WorkerTaskDefinition=process-item",
+		"-substitute", "WorkerContainer=worker", "-substitute", "WorkerSubnets=subnet-local", "-substitute", "WorkerSecurityGroups=sg-local")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	client := newClient(s.url)
@@ -181,8 +186,8 @@ func TestRunServesShippedDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListStateMachines: %v", err)
 	}
-	if len(list.StateMachines) != 4 {
-		t.Fatalf("%d state machines, want the 4 shipped ones", len(list.StateMachines))
+	if len(list.StateMachines) != len(definitions.Names()) {
+		t.Fatalf("%d state machines, want the %d shipped ones", len(list.StateMachines), len(definitions.Names()))
 	}
 	for _, m := range list.StateMachines {
 		d, err := client.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: m.StateMachineArn})
@@ -259,6 +264,8 @@ func TestRunRefusesBadStarts(t *testing.T) {
 		{"event statuses without a function", []string{"-events-statuses", "FAILED"}, nil, "-events-statuses needs -events-function"},
 		{"no read timeout", []string{"-read-timeout", "0s"}, nil, "-read-timeout and -idle-timeout must be positive"},
 		{"negative idle timeout", []string{"-idle-timeout", "-1s"}, nil, "-read-timeout and -idle-timeout must be positive"},
+		{"ecs task without a command", []string{"-ecs-task", "worker="}, nil, "want family=command or family/container=command"},
+		{"ecs task without a family", []string{"-ecs-task", "/worker=sh"}, nil, "want family=command or family/container=command"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -283,7 +290,7 @@ func TestRunHelp(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, env(nil), &stdout, &stderr); err != nil {
 		t.Fatalf("run -h = %v", err)
 	}
-	for _, want := range []string{"-addr", "-definitions", "-substitute", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA"} {
+	for _, want := range []string{"-addr", "-definitions", "-substitute", "-max-finished-executions", "-events-function", "-events-statuses", "-read-timeout", "-idle-timeout", "-ecs-task", "SFN_MOCK_CONFIG", "AWS_ENDPOINT_URL_LAMBDA", "AWS_ENDPOINT_URL_S3"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("usage lacks %s:\n%s", want, stderr.String())
 		}
@@ -295,4 +302,15 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// connectionRetryer retries nothing the API answers, only a broken
+// connection, as the SDK's default retryer does: aws-sdk-go-v2 can read a
+// reset connection as "use of closed network connection" after a 200
+// (aws/aws-sdk-go-v2#2737), which its standard retryer retries.
+func connectionRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = 3
+		o.Retryables = []retry.IsErrorRetryable{retry.RetryableConnectionError{}}
+	})
 }

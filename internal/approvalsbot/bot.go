@@ -107,6 +107,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 		botCfg.UpdateRate = pacing.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
 	}
 	botCfg.Metrics = metrics
+	botCfg.Locale = cfg.Locale
 	b := &Bot{bot: slackbot.New(botCfg, svc, api, logger), done: make(chan error, 1), log: logger}
 	routes := opsRoutes(b.bot.Ready, registry)
 	if ln == nil {

@@ -53,6 +53,9 @@ type Config struct {
 	LocalDynamoDB bool
 	// AuditRetention is how long each audit record is kept.
 	AuditRetention time.Duration
+	// Locale (APPROVALS_LOCALE) is the language of what the bot writes
+	// outside a request: /approvals, the App Home, early answers.
+	Locale string
 }
 
 const (
@@ -125,6 +128,9 @@ func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 	}
 	if !strings.HasSuffix(c.APIURL, "/") {
 		return c, fmt.Errorf("SLACK_API_URL must end with a slash, like %s", DefaultAPIURL)
+	}
+	if c.Locale, err = workflow.LocaleVar(getenv); err != nil {
+		return c, err
 	}
 	if c.Workers, err = intVar(getenv, "APPROVALS_WORKERS", c.Workers, 1, 256); err != nil {
 		return c, err

@@ -173,3 +173,16 @@ func TestLoadConfigAuditRetention(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadConfigLocale(t *testing.T) {
+	for v, want := range map[string]string{"": "en", "ja": "ja"} {
+		kv := map[string]string{"APPROVALS_TABLE": "approvals", "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "APPROVALS_LOCALE": v}
+		if c, err := LoadConfig(func(k string) string { return kv[k] }, false); err != nil || c.Locale != want {
+			t.Errorf("APPROVALS_LOCALE=%q: %q, %v", v, c.Locale, err)
+		}
+	}
+	kv := map[string]string{"APPROVALS_TABLE": "approvals", "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "APPROVALS_LOCALE": "de"}
+	if _, err := LoadConfig(func(k string) string { return kv[k] }, false); err == nil || !strings.Contains(err.Error(), "APPROVALS_LOCALE") {
+		t.Errorf("APPROVALS_LOCALE=de: %v", err)
+	}
+}

@@ -29,7 +29,15 @@ func TestApproveDraftEndToEnd(t *testing.T) {
 			t.Errorf("button %q carries %q, want the approval ID", b.Text, b.Value)
 		}
 	}
-	if got, want := strings.Join(labels, "|"), "Approve draft 1|Approve draft 2|Approve with comment|Reject|Request changes|Skip|Hand over"; got != want {
+	for _, o := range fakeslack.MenuOptions(m.Blocks) {
+		labels = append(labels, o.ActionID+":"+o.Text)
+		if o.BlockID != p.Response.ApprovalID {
+			t.Errorf("menu %s is in block %q, want the approval ID", o.ActionID, o.BlockID)
+		}
+	}
+	// The short message: five buttons, the rest in the ⋯ menu.
+	if got, want := strings.Join(labels, "|"), "Approve draft 1|Approve draft 2|Reject|For non-engineers|Shorter|"+
+		"more:Other changes…|more:Approve with comment|more:Skip|more:Hand over|more:Withdraw request"; got != want {
 		t.Errorf("buttons = %s, want %s", got, want)
 	}
 	for _, want := range []string{"Publish post", "second draft", "Step Functions", "<@" + alice + ">", "<!subteam^" + editors} {
@@ -142,7 +150,7 @@ func TestRequestChangesValidatesThenResumes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 1)
 	p := e.request(nil)
-	e.click(alice, p, "Request changes")
+	e.click(alice, p, "Other changes…")
 	view := e.openedView(alice, "revise")
 
 	// Nothing chosen and nothing written: the modal shows an error, nothing changes.

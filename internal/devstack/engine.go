@@ -47,6 +47,7 @@ type engine struct {
 type engineParts struct {
 	notifier, events lambda.Handler
 	functions        map[string]lambda.Handler
+	others           []task.Integration
 	clock            sfnlocal.Clock
 	// sink sees every status change event before the rule matches it.
 	sink func(event []byte)
@@ -69,7 +70,7 @@ func startEngine(p engineParts, logger *zap.Logger) (*engine, error) {
 	}
 	e := &engine{Engine: sfnlocal.New(sfnlocal.Options{
 		Clock:        p.clock,
-		Integrations: []task.Integration{integrations.NewRouter(nil, fns)},
+		Integrations: []task.Integration{integrations.NewRouter(nil, append([]task.Integration{fns}, p.others...)...)},
 		Logger:       logger,
 		Events: func(ctx context.Context, event []byte) {
 			p.sink(event)

@@ -176,6 +176,16 @@ func (e *env) message(p devstack.Pending) fakeslack.Message {
 	return m
 }
 
+// option finds the menu option whose label is text.
+func (e *env) option(p devstack.Pending, text string) (fakeslack.MenuOption, bool) {
+	for _, o := range fakeslack.MenuOptions(e.message(p).Blocks) {
+		if o.Text == text {
+			return o, true
+		}
+	}
+	return fakeslack.MenuOption{}, false
+}
+
 // button finds the action ID of the button whose label is text.
 func (e *env) button(p devstack.Pending, text string) string {
 	e.t.Helper()
@@ -190,10 +200,18 @@ func (e *env) button(p devstack.Pending, text string) string {
 	return ""
 }
 
-// click presses a button as user and waits for the bot's ack.
+// click presses the button labelled label as user, or picks the option
+// labelled so in one of the message's menus (overflow or select), and
+// waits for the bot's ack.
 func (e *env) click(user string, p devstack.Pending, label string) fakeslack.Ack {
 	e.t.Helper()
-	id, err := e.stack.Slack.Click(user, p.Response.Channel, p.Response.TS, e.button(p, label), p.Response.ApprovalID)
+	var id string
+	var err error
+	if o, ok := e.option(p, label); ok {
+		id, err = e.stack.Slack.Choose(user, p.Response.Channel, p.Response.TS, o.ActionID, o.Value)
+	} else {
+		id, err = e.stack.Slack.Click(user, p.Response.Channel, p.Response.TS, e.button(p, label), p.Response.ApprovalID)
+	}
 	if err != nil {
 		e.t.Fatalf("click %q: %v", label, err)
 	}

@@ -7,6 +7,7 @@
 package devstack
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -30,6 +31,7 @@ import (
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
@@ -66,6 +68,9 @@ type Options struct {
 	// function of that name in Functions replaces it (to lose events).
 	Engine    bool
 	Functions map[string]lambda.Handler
+	// Integrations are the engine's other integrations, asked after the
+	// Lambda functions: ECS task stand-ins, S3 for distributed Maps.
+	Integrations []task.Integration
 	// EngineClock drives the engine's timers (Wait states, timeouts);
 	// default real time. A sfnlocal.FakeClock fires timeouts at once.
 	EngineClock sfnlocal.Clock
@@ -73,6 +78,10 @@ type Options struct {
 	// (DescribeExecution, the safety net for lost events); nil takes
 	// workflow.DefaultExecutionChecks.
 	ExecutionChecks *workflow.ExecutionChecks
+	// Locale is APPROVALS_LOCALE: the language of requests without one
+	// (the notifier) and of the replicas' own texts (unless Bot.Locale
+	// says otherwise); "" is English.
+	Locale string
 }
 
 // Stack is a running local deployment. Close stops everything it started.
@@ -144,6 +153,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 			notifier:  func(ctx context.Context, payload []byte) ([]byte, error) { return s.notifier.Invoke(ctx, payload) },
 			events:    func(ctx context.Context, payload []byte) ([]byte, error) { return s.events.Invoke(ctx, payload) },
 			functions: opts.Functions,
+			others:    opts.Integrations,
 			clock:     opts.EngineClock,
 			sink:      s.emit,
 		}
@@ -159,6 +169,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s.Service = s.newService(slackbot.NewDirectory(s.slackClient(false), time.Minute))
 	poster := chat.NewPoster(s.slackClient(false))
 	s.notifier = notifier.New(s.newService(nil), poster, s.logger.With(zap.String("service", "notifier")))
+	s.notifier.Locale = opts.Locale
 	s.events = events.New(s.newService(nil), poster, s.logger.With(zap.String("service", "approvals-events")))
 
 	for i := range max(opts.Replicas, 0) {
@@ -207,6 +218,7 @@ func (s *Stack) StartBot(i int) error {
 	}
 	api := s.slackClient(true)
 	cfg := s.opts.Bot
+	cfg.Locale = cmp.Or(cfg.Locale, s.opts.Locale)
 	logger := s.logger.With(zap.String("service", "approvals-bot"), zap.Int("replica", i))
 	svc := s.newService(slackbot.NewDirectory(api, time.Minute))
 	svc.Executions = stepfunctions.NewExecutions(s.sfn)

@@ -98,8 +98,9 @@ func (h *Handler) click(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	channel, ts, actionID, value := f.Get("channel"), f.Get("ts"), f.Get("action_id"), f.Get("value")
-	if channel == "" || ts == "" || actionID == "" {
-		writeError(w, http.StatusBadRequest, badRequest("channel, ts and action_id are required"))
+	menu := f.Get("menu")
+	if channel == "" || ts == "" || actionID == "" && menu == "" {
+		writeError(w, http.StatusBadRequest, badRequest("channel, ts and action_id (or menu and option) are required"))
 		return
 	}
 	if err := canSee(p, channel); err != nil {
@@ -107,9 +108,12 @@ func (h *Handler) click(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var id string
-	if f.Get("ephemeral") == "true" {
+	switch {
+	case menu != "":
+		id, err = h.slack.Choose(p.ID, channel, ts, menu, f.Get("option"))
+	case f.Get("ephemeral") == "true":
 		id, err = h.slack.ClickEphemeral(p.ID, channel, ts, actionID, value)
-	} else {
+	default:
 		id, err = h.slack.Click(p.ID, channel, ts, actionID, value)
 	}
 	if _, err := h.handled(r.Context(), id, err); err != nil {

@@ -165,10 +165,38 @@ func (r *renderer) block(bl block, index int) string {
 	return b.String()
 }
 
-// element renders an interactive element of a message. Only buttons act; other elements are
-// shown for their look.
+// element renders an interactive element of a message: buttons, overflow menus and static
+// selects act (a confirm dialog first, when the element has one); other elements are shown for
+// their look.
 func (r *renderer) element(e block, blockID string) string {
+	confirmAttr := ""
+	if e.Confirm != nil {
+		confirmAttr = confirmAttrs(*e.Confirm)
+	}
 	switch e.Type {
+	case "overflow":
+		var b strings.Builder
+		b.WriteString(`<span class="b-overflow"><button type="button" class="btn b-overflow-toggle" title="More actions" aria-haspopup="menu">⋯</button>`)
+		b.WriteString(`<span class="b-menu" role="menu" hidden>`)
+		for _, o := range e.Options {
+			b.WriteString(`<button type="button" role="menuitem" class="b-menu-item" data-block-id="` + attr(blockID) + `" data-menu-id="` + attr(e.ActionID) +
+				`" data-option="` + attr(o.Value) + `"` + confirmAttr + `>` + plainText(o.Text.Text) + `</button>`)
+		}
+		b.WriteString(`</span></span>`)
+		return b.String()
+	case "static_select":
+		label := "Select"
+		if e.Placeholder != nil {
+			label = e.Placeholder.Text
+		}
+		var b strings.Builder
+		b.WriteString(`<select class="b-select" data-block-id="` + attr(blockID) + `" data-menu-id="` + attr(e.ActionID) + `"` + confirmAttr + `>`)
+		b.WriteString(`<option value="" selected disabled>` + html.EscapeString(label) + `</option>`)
+		for _, o := range e.Options {
+			b.WriteString(`<option value="` + attr(o.Value) + `">` + plainText(o.Text.Text) + `</option>`)
+		}
+		b.WriteString(`</select>`)
+		return b.String()
 	case "button":
 		t, _ := e.textOf()
 		class := "btn"
@@ -181,14 +209,11 @@ func (r *renderer) element(e block, blockID string) string {
 		if e.URL != "" {
 			b.WriteString(` data-url="` + attr(e.URL) + `"`)
 		}
-		if e.Confirm != nil {
-			b.WriteString(` data-confirm="` + attr(confirmText(*e.Confirm)) + `"`)
-		}
-		b.WriteString(`>` + plainText(t.Text) + `</button>`)
+		b.WriteString(confirmAttr + `>` + plainText(t.Text) + `</button>`)
 		return b.String()
 	case "image":
 		return image(e, "b-accessory-image")
-	case "static_select", "overflow", "datepicker", "users_select", "conversations_select", "channels_select", "multi_static_select", "checkboxes", "radio_buttons":
+	case "datepicker", "users_select", "conversations_select", "channels_select", "multi_static_select", "checkboxes", "radio_buttons":
 		label := e.Type
 		if e.Placeholder != nil {
 			label = e.Placeholder.Text
@@ -198,14 +223,17 @@ func (r *renderer) element(e block, blockID string) string {
 	return unsupported(e.Type + " element")
 }
 
-func confirmText(c confirm) string {
-	var parts []string
-	for _, t := range []*textObject{c.Title, c.Text} {
-		if t != nil && t.Text != "" {
-			parts = append(parts, t.Text)
+// confirmAttrs carries a confirm dialog to the page, which shows it as Slack does before the
+// action is sent: its title, text (plain), and the two buttons' labels.
+func confirmAttrs(c confirm) string {
+	text := func(t *textObject, fallback string) string {
+		if t == nil || t.Text == "" {
+			return fallback
 		}
+		return t.Text
 	}
-	return strings.Join(parts, "\n\n")
+	return ` data-confirm="` + attr(text(c.Text, "")) + `" data-confirm-title="` + attr(text(c.Title, "Are you sure?")) +
+		`" data-confirm-yes="` + attr(text(c.Confirm, "Yes")) + `" data-confirm-no="` + attr(text(c.Deny, "Cancel")) + `"`
 }
 
 // image shows an image's alt text in a frame: the page loads nothing from elsewhere.

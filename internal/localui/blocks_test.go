@@ -3,6 +3,7 @@ package localui
 import (
 	"encoding/json"
 	"flag"
+	stdhtml "html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,6 +70,24 @@ func request() workflow.Approval {
 	}
 }
 
+// japanese is a in Japanese.
+func japanese(a workflow.Approval) workflow.Approval {
+	a.Locale = workflow.LocaleJapanese
+	a.Title = "公開: Step Functions のコールバック（全 3 回中 1 回目）"
+	a.Drafts = []string{"人の判断を待てるワークフロー。", "タスクトークンとハートビートの詳しい解説。"}
+	a.RevisionPresets = []string{"もっと短く", "エンジニア以外にも分かるように"}
+	return a
+}
+
+// everything is a with five drafts, ten presets, edits and every confirm dialog.
+func everything(a workflow.Approval) workflow.Approval {
+	a.Drafts = []string{"d1", "d2", "d3", "d4", "d5"}
+	a.RevisionPresets = []string{"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10"}
+	a.AllowEdit, a.Confirm = true, workflow.Confirmable
+	a.Policy.AllowDelegation = true
+	return a
+}
+
 func decidedAs(a workflow.Approval, d workflow.Decision) workflow.Approval {
 	d.DecidedBy, d.DecidedAt = "U0ALICE", decided
 	a.Status, a.Decision, a.ClosedAt = workflow.StatusDecided, &d, decided
@@ -93,6 +112,10 @@ func TestProductMessages(t *testing.T) {
 		"outcome_revise":  blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionRevise, DraftIndex: workflow.NoDraft, Preset: "Shorter", Text: "Cut the intro.\n> Keep the end."})),
 		"outcome_approve": blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1})),
 		"outcome_reject":  blocks.OutcomeMessage(decidedAs(request(), workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not <b>now</b>"})),
+		"request_ja":      blocks.RequestMessage(japanese(request())),
+		"request_many":    blocks.RequestMessage(everything(request())),
+		"outcome_edited_ja": blocks.OutcomeMessage(decidedAs(japanese(request()),
+			workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Edited: "Second draft, one word fixed"})),
 	}
 	for name, msg := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -100,10 +123,10 @@ func TestProductMessages(t *testing.T) {
 			blocks := blocksJSON(t, msg.Blocks)
 			html := testRenderer("U0ALICE").message(blocks, msg.Text)
 			golden(t, name, html)
-			buttons := regexp.MustCompile(`<button type="button" class="[^"]*" data-block-id="([^"]*)" data-action-id="([^"]*)" data-value="([^"]*)">([^<]*)</button>`).FindAllStringSubmatch(html, -1)
+			buttons := regexp.MustCompile(`<button type="button" class="[^"]*" data-block-id="([^"]*)" data-action-id="([^"]*)" data-value="([^"]*)"(?: data-confirm="([^"]*)")?[^>]*>([^<]*)</button>`).FindAllStringSubmatch(html, -1)
 			var got []fakeslack.ButtonRef
 			for _, b := range buttons {
-				got = append(got, fakeslack.ButtonRef{BlockID: b[1], ActionID: b[2], Value: b[3], Text: b[4]})
+				got = append(got, fakeslack.ButtonRef{BlockID: b[1], ActionID: b[2], Value: b[3], Confirm: stdhtml.UnescapeString(b[4]), Text: b[5]})
 			}
 			var want []fakeslack.ButtonRef
 			for _, b := range fakeslack.ButtonActions(blocks) {
@@ -145,8 +168,12 @@ func TestBlocksTheProductDoesNotPost(t *testing.T) {
 		{"unknown block", `[{"type":"rich_text","elements":[]}]`, "", []string{"[rich_text block not shown by the stand-in]"}},
 		{"image with its alt text", `[{"type":"image","image_url":"https://x.example/a.png","alt_text":"a chart"}]`, "", []string{"🖼 a chart", `title="https://x.example/a.png"`}},
 		{"section with a button accessory", `[{"type":"section","text":{"type":"plain_text","text":"a\nb"},"accessory":{"type":"button","text":{"type":"plain_text","text":"Go"},"action_id":"go","url":"https://x.example","confirm":{"title":{"type":"plain_text","text":"Sure?"},"text":{"type":"plain_text","text":"Really."}}}}]`, "",
-			[]string{"a<br>b", `data-block-id="fakeslack-block-0" data-action-id="go" data-value="" data-url="https://x.example" data-confirm="Sure?` + "\n\n" + `Really."`}},
-		{"select shown, not working", `[{"type":"actions","elements":[{"type":"static_select","placeholder":{"type":"plain_text","text":"Pick"},"options":[]}]}]`, "", []string{`<span class="btn disabled" title="static_select: not interactive in the stand-in">Pick ▾</span>`}},
+			[]string{"a<br>b", `data-block-id="fakeslack-block-0" data-action-id="go" data-value="" data-url="https://x.example" data-confirm="Really." data-confirm-title="Sure?" data-confirm-yes="Yes" data-confirm-no="Cancel"`}},
+		{"a select that works", `[{"type":"actions","block_id":"ap_1","elements":[{"type":"static_select","action_id":"pick","placeholder":{"type":"plain_text","text":"Pick"},"options":[{"text":{"type":"plain_text","text":"Draft 1"},"value":"0"}]}]}]`, "",
+			[]string{`<select class="b-select" data-block-id="ap_1" data-menu-id="pick"><option value="" selected disabled>Pick</option><option value="0">Draft 1</option></select>`}},
+		{"an overflow menu that works", `[{"type":"actions","block_id":"ap_1","elements":[{"type":"overflow","action_id":"more","options":[{"text":{"type":"plain_text","text":"Skip"},"value":"skip"}]}]}]`, "",
+			[]string{`<button type="button" role="menuitem" class="b-menu-item" data-block-id="ap_1" data-menu-id="more" data-option="skip">Skip</button>`, `class="btn b-overflow-toggle"`}},
+		{"a datepicker shown, not working", `[{"type":"actions","elements":[{"type":"datepicker","placeholder":{"type":"plain_text","text":"Day"}}]}]`, "", []string{`<span class="btn disabled" title="datepicker: not interactive in the stand-in">Day ▾</span>`}},
 		{"context in its old string form", `[{"type":"context","elements":[{"type":"mrkdwn","text":"*a*"},{"type":"plain_text","text":"*b*"}]}]`, "", []string{"<strong>a</strong>", "*b*"}},
 	}
 	for _, tt := range tests {

@@ -105,6 +105,21 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Helper()
 		poll(what, `(() => { const b = document.querySelector('form.modal button[type=submit]'); if (!b || b.disabled) return false; b.click(); return true; })()`)
 	}
+	// menu opens a message's ⋯ menu and picks the option; choose picks an option of one of its
+	// selects, as a person does (the page sends the pick when the select changes).
+	menu := func(what, ts, option string) {
+		t.Helper()
+		step(what,
+			chromedp.Click(chromedp.CSS(`#`+msgID(ts)+` .b-overflow-toggle`)),
+			chromedp.WaitVisible(chromedp.CSS(`#`+msgID(ts)+` .b-menu-item[data-option="`+option+`"]`)),
+			chromedp.Click(chromedp.CSS(`#`+msgID(ts)+` .b-menu-item[data-option="`+option+`"]`)),
+		)
+	}
+	choose := func(what, ts, menuID, option string) {
+		t.Helper()
+		poll(what, `(() => { const s = document.querySelector('#`+msgID(ts)+` select.b-select[data-menu-id="`+menuID+`"]'); if (!s || s.disabled) return false; `+
+			`s.value = '`+option+`'; s.dispatchEvent(new Event('change', { bubbles: true })); return true; })()`)
+	}
 
 	// Bob starts the publish workflow with its sample input.
 	step("open the page as bob",
@@ -143,10 +158,10 @@ func TestBrowserWalkthrough(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#composer button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS(`article.msg.eph a.msg-link[href$="#`+msgID(first.TS)+`"]`)),
 	)
-	step("alice clicks Request changes",
-		chromedp.Click(chromedp.CSS(`#`+msgID(first.TS)+` button[data-action-id="revise"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`form.modal`)),
-	)
+	poll("the message has at most 5 buttons, the rest in menus",
+		`document.querySelectorAll('#`+msgID(first.TS)+` .b-actions > button').length === 5 && !!document.querySelector('#`+msgID(first.TS)+` .b-overflow')`)
+	choose("alice picks Other changes… in the changes menu", first.TS, "changes", "revise")
+	step("the Request changes modal opens", chromedp.WaitVisible(chromedp.CSS(`form.modal`)))
 	step("submit it empty", chromedp.Click(chromedp.CSS(`form.modal button[type=submit]`)))
 	poll("the bot's error under the feedback input",
 		`document.querySelector('.b-input[data-block-id="feedback"].has-error .b-error')?.textContent === 'Choose a change above or describe what should change.'`)
@@ -207,10 +222,8 @@ func TestBrowserWalkthrough(t *testing.T) {
 	// A fourth request: Alice hands it to Mallory through the modal's user picker.
 	step("start a fourth one", chromedp.Click(chromedp.CSS(`#start-button`)))
 	fourth := w.request(t, 4)
-	step("alice clicks Hand over",
-		chromedp.Click(chromedp.CSS(`#`+msgID(fourth.TS)+` button[data-action-id="delegate"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`form.modal select.b-users`)),
-	)
+	menu("alice picks Hand over in the message's ⋯ menu", fourth.TS, "delegate")
+	step("the Hand over modal opens", chromedp.WaitVisible(chromedp.CSS(`form.modal select.b-users`)))
 	submitModal("submit it without picking anyone")
 	poll("Slack's own error under the picker",
 		`document.querySelector('.b-input[data-block-id="delegate"].has-error .b-error')?.textContent === 'Please complete this required field.'`)
@@ -243,6 +256,106 @@ func TestBrowserWalkthrough(t *testing.T) {
 	step("back in #publishing", chromedp.Click(chromedp.CSS(`#channels a[data-channel="`+channel+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
 	poll("the request says mallory approved it",
 		`!document.querySelector('#`+msgID(fourth.TS)+` button') && document.querySelector('#`+msgID(fourth.TS)+`').textContent.includes('Approved draft 1 by @mallory')`)
+
+	// A fifth request: Alice asks for a shorter one with one click on the preset's button.
+	step("act as alice", chromedp.Click(chromedp.CSS(`.people a[href*="`+alice+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	step("start a fifth one", chromedp.Click(chromedp.CSS(`#start-button`)))
+	fifth := w.request(t, 5)
+	step("alice clicks the Shorter preset",
+		chromedp.WaitVisible(chromedp.CSS(`#`+msgID(fifth.TS)+` button[data-action-id="preset_0"]`)),
+		chromedp.Click(chromedp.CSS(`#`+msgID(fifth.TS)+` button[data-action-id="preset_0"]`)),
+	)
+	poll("the request says alice asked for it shorter, with no form in between",
+		`!document.querySelector('form.modal') && document.querySelector('#`+msgID(fifth.TS)+`').textContent.includes('Changes requested by @alice')`)
+
+	// The redraft: Alice fixes one word of draft 2 and approves it as she left it.
+	sixth := w.request(t, 6)
+	step("the redraft arrives", chromedp.WaitVisible(chromedp.CSS(`#`+msgID(sixth.TS)+` .b-overflow-toggle`)))
+	menu("alice picks Edit & approve", sixth.TS, "edit")
+	step("the first step asks which draft", chromedp.WaitVisible(chromedp.CSS(`form.modal .b-input[data-block-id="draft"] input[type=radio][value="1"]`)))
+	step("alice picks draft 2", chromedp.Click(chromedp.CSS(`form.modal .b-input[data-block-id="draft"] input[type=radio][value="1"]`)))
+	submitModal("and goes on")
+	poll("draft 2 is in the text box, ready to edit",
+		`document.querySelector('form.modal .b-input[data-block-id="edited"] textarea')?.value === 'Approvals in Slack, without a public endpoint.'`)
+	poll("alice fixes a word", `(() => { const a = document.querySelector('form.modal .b-input[data-block-id="edited"] textarea'); if (!a) return false; `+
+		`a.value = 'Approvals in Slack, with no public endpoint.'; a.dispatchEvent(new Event('input', { bubbles: true })); return true; })()`)
+	shot("11-edit.png")
+	submitModal("and approves")
+	step("the modal closes", chromedp.WaitNotPresent(chromedp.CSS(`form.modal`)))
+	poll("the request says she approved draft 2 as edited, and shows her text",
+		`!document.querySelector('#`+msgID(sixth.TS)+` button') && document.querySelector('#`+msgID(sixth.TS)+`').textContent.includes('Approved draft 2, edited,') && `+
+			`document.querySelector('#`+msgID(sixth.TS)+`').textContent.includes('Approvals in Slack, with no public endpoint.')`)
+	shot("12-edited.png")
+	if got := w.outputs(t, "published"); !strings.Contains(got, `"text":"Approvals in Slack, with no public endpoint."`) {
+		t.Errorf("the edited text was not published: %s", got)
+	}
+
+	// A seventh request: Bob, who asked for it, takes it back.
+	step("act as bob", chromedp.Click(chromedp.CSS(`.people a[href*="`+bob+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	step("start a seventh one", chromedp.Click(chromedp.CSS(`#start-button`)))
+	seventh := w.request(t, 7)
+	step("its request arrives", chromedp.WaitVisible(chromedp.CSS(`#`+msgID(seventh.TS)+` .b-overflow-toggle`)))
+	menu("bob picks Withdraw request", seventh.TS, "withdraw")
+	step("the Withdraw modal opens", chromedp.WaitVisible(chromedp.CSS(`form.modal .b-input[data-block-id="reason"] textarea`)))
+	step("bob says why", chromedp.SendKeys(chromedp.CSS(`form.modal .b-input[data-block-id="reason"] textarea`), "The launch moved."))
+	shot("13-withdraw.png")
+	submitModal("and withdraws it")
+	step("the modal closes", chromedp.WaitNotPresent(chromedp.CSS(`form.modal`)))
+	poll("the request says bob withdrew it",
+		`!document.querySelector('#`+msgID(seventh.TS)+` button') && document.querySelector('#`+msgID(seventh.TS)+`').textContent.includes('Withdrawn by @bob')`)
+	if got := w.outputs(t, "withdrawn"); !strings.Contains(got, `"reason":"Withdrawn by U0BOB: The launch moved."`) {
+		t.Errorf("the execution did not end withdrawn: %s", got)
+	}
+	step("bob's direct message from the app tells him",
+		chromedp.Click(chromedp.CSS(`#channels a[data-channel="`+fakeslack.DMChannel(bob)+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	poll("one line per request he asked for, with a link", `[...document.querySelectorAll('article.msg')].some(m => m.textContent.includes('Your request') && m.textContent.includes('Withdrawn by @bob'))`)
+	shot("14-requester-told.png")
+
+	// An eighth request, in Japanese.
+	step("back in #publishing", chromedp.Click(chromedp.CSS(`#channels a[data-channel="`+channel+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	poll("a Japanese input", `(() => { const i = document.querySelector('#input'); if (!i) return false; `+
+		`i.value = JSON.stringify({ topic: 'Step Functions のコールバック', requestedBy: '`+bob+`', locale: 'ja' }); return true; })()`)
+	step("start the eighth one", chromedp.Click(chromedp.CSS(`#start-button`)))
+	eighth := w.request(t, 8)
+	step("it arrives in Japanese", chromedp.WaitVisible(chromedp.CSS(`#`+msgID(eighth.TS)+` button[data-action-id="approve_draft_1"]`)))
+	poll("its buttons and lines are Japanese",
+		`(() => { const m = document.querySelector('#`+msgID(eighth.TS)+`').textContent; return m.includes('案 2 を承認') && m.includes('却下') && m.includes('承認者') && m.includes('依頼者'); })()`)
+	shot("15-japanese.png")
+	step("act as alice", chromedp.Click(chromedp.CSS(`.people a[href*="`+alice+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
+	step("alice approves draft 2", chromedp.Click(chromedp.CSS(`#`+msgID(eighth.TS)+` button[data-action-id="approve_draft_1"]`)))
+	poll("the request says so in Japanese",
+		`!document.querySelector('#`+msgID(eighth.TS)+` button') && document.querySelector('#`+msgID(eighth.TS)+`').textContent.includes('案 2 を承認')`)
+}
+
+// outputs returns the outputs of the executions that succeeded with the outcome, as JSON.
+func (w *walkthrough) outputs(t *testing.T, outcome string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out []string
+	for {
+		list, err := w.sfn.ListExecutions(ctx, &sfn.ListExecutionsInput{StateMachineArn: aws.String(w.machine)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range list.Executions {
+			d, err := w.sfn.DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: x.ExecutionArn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := aws.ToString(d.Output); strings.Contains(o, `"outcome":"`+outcome+`"`) {
+				out = append(out, o)
+			}
+		}
+		if len(out) > 0 {
+			return strings.Join(out, "\n")
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // walkthrough is the product running locally with the page in front of it.

@@ -62,16 +62,22 @@ func (h *Handler) openHome(w http.ResponseWriter, r *http.Request) {
 // clickHome sends a click on a button of the person's Home tab: its container is the Home view,
 // as Slack sends it.
 func (h *Handler) clickHome(w http.ResponseWriter, r *http.Request, p Person) {
-	actionID, value := r.PostForm.Get("action_id"), r.PostForm.Get("value")
-	if actionID == "" {
-		writeError(w, http.StatusBadRequest, badRequest("action_id is required"))
+	actionID, value, menu := r.PostForm.Get("action_id"), r.PostForm.Get("value"), r.PostForm.Get("menu")
+	if actionID == "" && menu == "" {
+		writeError(w, http.StatusBadRequest, badRequest("action_id (or menu and option) is required"))
 		return
 	}
 	if _, ok := h.slack.Home(p.ID); !ok {
 		writeError(w, http.StatusConflict, errors.New("the app has not published a Home tab for you"))
 		return
 	}
-	id, err := h.slack.ClickHome(p.ID, actionID, value)
+	var id string
+	var err error
+	if menu != "" {
+		id, err = h.slack.ChooseHome(p.ID, menu, r.PostForm.Get("option"), r.PostForm.Get("block_id"))
+	} else {
+		id, err = h.slack.ClickHome(p.ID, actionID, value)
+	}
 	if _, err := h.handled(r.Context(), id, err); err != nil {
 		writeError(w, http.StatusBadGateway, err)
 		return

@@ -182,7 +182,7 @@ func TestLifecycleNotesInThreads(t *testing.T) {
 	notes := []string{
 		blocks.ReminderNotice(a),
 		blocks.EscalationNotice(a),
-		blocks.DelegationNotice(workflow.Delegation{From: "U0ALICE", To: "U0BOB"}),
+		blocks.DelegationNotice(workflow.Approval{}, workflow.Delegation{From: "U0ALICE", To: "U0BOB"}),
 	}
 	for _, n := range notes {
 		if _, _, err := u.api.PostMessage("C0PUBLISH", slack.MsgOptionText(n, false), slack.MsgOptionTS(ts)); err != nil {

@@ -36,6 +36,9 @@ func TestProductModals(t *testing.T) {
 		"modal_reject_reason_required": {ID: "V4", Hash: "h4", View: viewJSON(t, blocks.RejectModal(policyRequest()))},
 		"modal_delegate": {ID: "V5", Hash: "h5", View: viewJSON(t, blocks.DelegateModal(policyRequest())),
 			Errors: map[string]string{"delegate": "You cannot hand a request to yourself."}},
+		"modal_edit":        {ID: "V6", Hash: "h6", View: viewJSON(t, blocks.EditModal(withEdits(request()), 1))},
+		"modal_edit_pick":   {ID: "V7", Hash: "h7", View: viewJSON(t, blocks.EditPickModal(withEdits(request())))},
+		"modal_withdraw_ja": {ID: "V8", Hash: "h8", View: viewJSON(t, blocks.WithdrawModal(japanese(request())))},
 	}
 	for name, v := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -43,6 +46,11 @@ func TestProductModals(t *testing.T) {
 			golden(t, name, testRenderer("U0ALICE").modal(v))
 		})
 	}
+}
+
+func withEdits(a workflow.Approval) workflow.Approval {
+	a.AllowEdit = true
+	return a
 }
 
 // policyRequest is request under a policy: two approvals, one of them already given, comments

@@ -29,6 +29,9 @@ type Poster interface {
 	// PostReply posts the short outcome of the final approval a in its
 	// request's thread.
 	PostReply(ctx context.Context, a workflow.Approval) error
+	// PostRequesterNotice tells the requester of the final approval a, in
+	// a direct message, that it was cancelled.
+	PostRequesterNotice(ctx context.Context, a workflow.Approval) error
 }
 
 // Response is what an invocation did. EventBridge ignores it; it is for
@@ -188,6 +191,7 @@ func (h *Handler) announce(ctx context.Context, closed []workflow.Approval, log 
 			slackFailures++
 			alog.Warn("thread reply not posted", zap.Error(err))
 		}
+		h.tellRequester(ctx, slackCtx, a, alog)
 	}
 	return left, slackFailures
 }
@@ -200,4 +204,25 @@ func (h *Handler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(resp)
+}
+
+// tellRequester sends the requester of the cancelled approval a their one
+// direct message, when the request asks for it and this invocation claims
+// it (workflow.Service.ClaimRequesterNotice); at most once, so a failure
+// is logged and not repeated.
+func (h *Handler) tellRequester(ctx, slackCtx context.Context, a workflow.Approval, log *zap.Logger) {
+	if !a.NotifyRequester || a.RequestedBy == "" {
+		return
+	}
+	claimed, ok, err := h.service.ClaimRequesterNotice(ctx, a.ID)
+	switch {
+	case err != nil:
+		log.Warn("requester's notice not claimed; not sent", zap.Error(err))
+		return
+	case !ok:
+		return
+	}
+	if err := h.poster.PostRequesterNotice(slackCtx, claimed); err != nil {
+		log.Warn("requester's notice not sent", zap.Error(err))
+	}
 }

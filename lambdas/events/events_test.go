@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -241,5 +242,40 @@ func TestHandleStoreOutageIsStoreUnavailable(t *testing.T) {
 	f.store.SetErr(nil)
 	if resp, err := f.handler.Handle(context.Background(), ev); err != nil || len(resp.Closed) != 1 || resp.Closed[0] != a.ID {
 		t.Errorf("retry = %+v, %v; want %s closed", resp, err, a.ID)
+	}
+}
+
+// The requester of a cancelled request is told once; a request without a
+// requester, or with notifyRequester false, tells nobody.
+func TestHandleTellsTheRequesterOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	off := false
+	tell, _, err := f.svc.Request(ctx, workflow.Request{TaskToken: "AQB8-token-requester-" + workflow.TaskToken(strings.Repeat("y", 40)), ExecutionARN: execution,
+		StateName: "Approve", Channel: "C0123ABCD", Approvers: []string{"U0123ABCD"}, RequestedBy: "U0ASKER", Title: "Asked"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet, _, err := f.svc.Request(ctx, workflow.Request{TaskToken: "AQB8-token-quiet-" + workflow.TaskToken(strings.Repeat("y", 40)), ExecutionARN: execution,
+		StateName: "Approve", Channel: "C0123ABCD", Approvers: []string{"U0123ABCD"}, RequestedBy: "U0ASKER", Title: "Quiet", NotifyRequester: &off})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.request(t, execution, "") // no requester
+	for i, a := range []workflow.Approval{tell, quiet} {
+		if _, err := f.svc.RecordMessage(ctx, a.ID, "C0123ABCD", fmt.Sprintf("1700000001.%06d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 {
+		if _, err := f.handler.Handle(ctx, event(t, execution, "ABORTED", time.Now())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.poster.mu.Lock()
+	defer f.poster.mu.Unlock()
+	if len(f.poster.notices) != 1 || f.poster.notices[0].ID != tell.ID || f.poster.notices[0].Status != workflow.StatusCancelled {
+		t.Errorf("notices = %+v, want one about %s", f.poster.notices, tell.ID)
 	}
 }

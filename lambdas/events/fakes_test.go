@@ -22,6 +22,7 @@ type fakePoster struct {
 	mu        sync.Mutex
 	updates   []workflow.Approval
 	replies   []workflow.Approval
+	notices   []workflow.Approval
 	updateErr error // returned by every update while set
 	replyErr  error
 	calls     int
@@ -48,6 +49,14 @@ func (p *fakePoster) PostReply(_ context.Context, a workflow.Approval) error {
 		return p.replyErr
 	}
 	p.replies = append(p.replies, a)
+	return nil
+}
+
+func (p *fakePoster) PostRequesterNotice(_ context.Context, a workflow.Approval) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.calls++
+	p.notices = append(p.notices, a)
 	return nil
 }
 

@@ -55,6 +55,10 @@ type Handler struct {
 	// Metrics, when set, gets one CloudWatch EMF line per invocation (see
 	// measure). Set it before the first invocation.
 	Metrics *emf.Logger
+	// Locale is the language of a request without one
+	// (APPROVALS_LOCALE; "" is English). Set it before the first
+	// invocation.
+	Locale string
 }
 
 // New returns a Handler that stores approvals through service and posts
@@ -98,6 +102,9 @@ func (h *Handler) handle(ctx context.Context, payload []byte, line *invocationLo
 	req, err := workflow.ParseRequest(payload)
 	if err != nil {
 		return Response{}, invalid(err)
+	}
+	if req.Locale == "" {
+		req.Locale = h.Locale
 	}
 	line.executionARN, line.channel = req.ExecutionARN, req.Channel
 

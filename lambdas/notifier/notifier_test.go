@@ -161,3 +161,34 @@ func TestHandleRetriesAfterFailures(t *testing.T) {
 		})
 	}
 }
+
+// A request without a locale takes the notifier's (APPROVALS_LOCALE); its
+// own locale wins.
+func TestHandleDefaultsTheLocale(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ handler, request, want string }{
+		{"", "", ""},
+		{"ja", "", "ja"},
+		{"ja", "en", "en"},
+		{"", "ja", "ja"},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		f.handler.Locale = tt.handler
+		resp, err := f.handler.Handle(context.Background(), payload(t, func(p map[string]any) {
+			if tt.request != "" {
+				p["locale"] = tt.request
+			}
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := f.store.Get(context.Background(), resp.ApprovalID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Locale; got != tt.want {
+			t.Errorf("notifier %q, request %q: locale %q, want %q", tt.handler, tt.request, got, tt.want)
+		}
+	}
+}

@@ -27,8 +27,12 @@ const maxHeaderTimeout = 10 * time.Second
 // ServerOptions configure Serve.
 type ServerOptions struct {
 	// ReadTimeout bounds how long a request may take to arrive, headers
-	// and body (default 30 s); IdleTimeout how long a keep-alive
-	// connection may wait for the next one (default 2 min).
+	// and body (default 30 s); no timeout applies to the operation or its
+	// response, which is written whole however long a slow client takes
+	// to read it. IdleTimeout is how long a keep-alive connection may wait
+	// for the next request (default 2 min; keep it longer than a client
+	// takes to read a large history page, or the connection may close just
+	// as the client reuses it).
 	ReadTimeout, IdleTimeout time.Duration
 	// Logger gets the API's log lines (default none).
 	Logger *zap.Logger

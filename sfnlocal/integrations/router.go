@@ -1,16 +1,22 @@
 // Package integrations runs the local engine's Task states: a Router sends
 // each attempt to the mock configuration when the execution's test case
 // mocks the state, else to the first integration that supports the
-// resource (subpackages lambda and sqs), and fails the attempt with
+// resource (subpackages lambda, sqs, ecs and s3), and fails the attempt with
 // States.Runtime, naming the resource, when none does.
 //
 // cmd/sfn-local wires it from the environment:
 //
-//	cfg, _ := config.LoadDefaultConfig(ctx) // AWS_ENDPOINT_URL_LAMBDA, AWS_ENDPOINT_URL_SQS
+//	cfg, _ := config.LoadDefaultConfig(ctx) // AWS_ENDPOINT_URL_LAMBDA, _SQS, _S3
 //	mocks, err := mock.FromEnv(os.Getenv) // SFN_MOCK_CONFIG; nil when unset
 //	fns := lambda.New(awslambda.NewFromConfig(cfg))
 //	fns.Register("notifier", awslambdago.NewHandler(notifier.Handle).Invoke) // optional, in process
-//	router := integrations.NewRouter(mocks, fns, sqs.New(awssqs.NewFromConfig(cfg)))
+//	tasks := ecs.New(ecs.Options{}) // ECS stand-ins: tasks.Register(ecs.TaskDefinition{…})
+//	router := integrations.NewRouter(mocks, fns, sqs.New(awssqs.NewFromConfig(cfg)), tasks,
+//		s3.New(awss3.NewFromConfig(cfg, func(o *awss3.Options) { o.UsePathStyle = true })))
+//
+// The router also reads a distributed Map's items and writes its results
+// (task.ItemReader, task.ResultWriter) with the first integration that
+// does: the s3 one.
 package integrations
 
 import (
@@ -83,7 +89,7 @@ func (r *Router) Invoke(ctx context.Context, call task.Call) (json.RawMessage, e
 	}
 	return nil, &task.Failure{
 		Name:  "States.Runtime",
-		Cause: fmt.Sprintf("The resource %s of state %q is not supported by sfn-local: it runs lambda:invoke, Lambda function ARNs and sqs:sendMessage (with .waitForTaskToken); mock other resources in a test case (SFN_MOCK_CONFIG)", call.Resource, call.StateName),
+		Cause: fmt.Sprintf("The resource %s of state %q is not supported by sfn-local: it runs lambda:invoke, Lambda function ARNs, sqs:sendMessage (with .waitForTaskToken), ecs:runTask (with .sync and .waitForTaskToken, on registered stand-ins) and aws-sdk:s3:getObject; mock other resources in a test case (SFN_MOCK_CONFIG)", call.Resource, call.StateName),
 	}
 }
 

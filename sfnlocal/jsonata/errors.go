@@ -17,19 +17,29 @@ const ErrorName = "States.QueryEvaluationError"
 type Error struct {
 	Name    string
 	Message string
+	// Field is the field the failing expression was written in, down to
+	// the member ("Output/result", "Arguments/FunctionName"): the location
+	// AWS records in the EvaluationFailed event. Empty when unknown.
+	Field string
 }
 
 func (e *Error) Error() string { return e.Name + ": " + e.Message }
 
 // undefinedError is AWS's cause for an expression that returned nothing.
 func undefinedError(field, expr string) *Error {
-	return &Error{Name: ErrorName, Message: fmt.Sprintf("The JSONata expression '%s'%s returned nothing (undefined).", expr, forField(field))}
+	return &Error{Name: ErrorName, Field: field, Message: fmt.Sprintf("The JSONata expression '%s'%s returned nothing (undefined).", expr, forField(field))}
+}
+
+// unsupportedError is AWS's cause for an expression whose result is a
+// function, which has no JSON form.
+func unsupportedError(field, expr string) *Error {
+	return &Error{Name: ErrorName, Field: field, Message: fmt.Sprintf("The JSONata expression '%s'%s returned an unsupported result type.", expr, forField(field))}
 }
 
 // evaluationError is AWS's cause for an expression that failed: the
 // sentence naming it, then the JSONata code and message when there is one.
 func evaluationError(field, expr string, err error) *Error {
-	return &Error{Name: ErrorName, Message: fmt.Sprintf("The JSONata expression '%s'%s threw an error during evaluation%s", expr, forField(field), detail(err))}
+	return &Error{Name: ErrorName, Field: field, Message: fmt.Sprintf("The JSONata expression '%s'%s threw an error during evaluation%s", expr, forField(field), detail(err))}
 }
 
 func forField(field string) string {

@@ -113,6 +113,9 @@ func (ev *evaluation) eval(field, expr string) (any, error) {
 	if lang.IsUndefined(result) {
 		return nil, undefinedError(field, expr)
 	}
+	if _, isFunction := result.(lang.Function); isFunction {
+		return nil, unsupportedError(field, expr)
+	}
 	out, err := fromLang(result, ev.opts.MaxItems)
 	if err != nil {
 		return nil, evaluationError(field, expr, err)

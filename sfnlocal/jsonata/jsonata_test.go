@@ -119,7 +119,7 @@ func TestEvalErrors(t *testing.T) {
 		{"error function", "$error('boom')",
 			"The JSONata expression '$error('boom')' threw an error during evaluation. D3137: boom"},
 		{"function result", "$uppercase",
-			"The JSONata expression '$uppercase' threw an error during evaluation: a function cannot be converted to JSON"},
+			"The JSONata expression '$uppercase' returned an unsupported result type."},
 		{"unassigned variable", "$notAssigned",
 			"The JSONata expression '$notAssigned' returned nothing (undefined)."},
 	}

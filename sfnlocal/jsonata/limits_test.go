@@ -39,7 +39,7 @@ func TestEvaluationLimits(t *testing.T) {
 		{"arrays shared exponentially often", "$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])",
 			"The JSONata expression '$reduce([1..60], function($a, $b){[[$a], [$a]]}, [1])' specified for the field 'Output' threw an error during evaluation: Invalid array length", Env{}},
 		{"regex", "/ab+/",
-			"The JSONata expression '/ab+/' specified for the field 'Output' threw an error during evaluation: a function cannot be converted to JSON", Env{}},
+			"The JSONata expression '/ab+/' specified for the field 'Output' returned an unsupported result type.", Env{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,7 +49,7 @@ func TestEvaluationLimits(t *testing.T) {
 			if !errors.As(err, &got) {
 				t.Fatalf("error = %v, want *Error", err)
 			}
-			want := &Error{Name: ErrorName, Message: tt.want}
+			want := &Error{Name: ErrorName, Message: tt.want, Field: "Output"}
 			if *got != *want {
 				t.Errorf("error\n got %+v\nwant %+v", got, want)
 			}

@@ -52,16 +52,18 @@ func TestTemplateFieldErrors(t *testing.T) {
 	t.Parallel()
 	vars := stateVars(t)
 	tests := []struct {
-		name, field, template, want string
+		name, field, template, want, location string
 	}{
 		{"undefined in Output", "Output", `{"v": "{% $states.input.missing %}"}`,
-			"The JSONata expression '$states.input.missing' specified for the field 'Output/v' returned nothing (undefined)."},
+			"The JSONata expression '$states.input.missing' specified for the field 'Output/v' returned nothing (undefined).", "Output/v"},
 		{"nested array position", "Arguments", `{"a": {"b": [1, ["{% 1 %}", "{% $x %}"]]}}`,
-			"The JSONata expression '$x' specified for the field 'Arguments/a/b[1][1]' returned nothing (undefined)."},
+			"The JSONata expression '$x' specified for the field 'Arguments/a/b[1][1]' returned nothing (undefined).", "Arguments/a/b[1][1]"},
 		{"whole field", "Choices[0]/Condition", `"{% $states.input.title * 2 %}"`,
-			`The JSONata expression '$states.input.title * 2' specified for the field 'Choices[0]/Condition' threw an error during evaluation. T2001: The left side of the "*" operator must evaluate to a number`},
+			`The JSONata expression '$states.input.title * 2' specified for the field 'Choices[0]/Condition' threw an error during evaluation. T2001: The left side of the "*" operator must evaluate to a number`, "Choices[0]/Condition"},
 		{"unnamed field", "", `{"a": ["{% $nope %}"]}`,
-			"The JSONata expression '$nope' specified for the field 'a[0]' returned nothing (undefined)."},
+			"The JSONata expression '$nope' specified for the field 'a[0]' returned nothing (undefined).", "a[0]"},
+		{"function result", "Items", `"{% $fn := function($x){$x} %}"`,
+			"The JSONata expression '$fn := function($x){$x}' specified for the field 'Items' returned an unsupported result type.", "Items"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +73,7 @@ func TestTemplateFieldErrors(t *testing.T) {
 			if !errors.As(err, &got) {
 				t.Fatalf("TemplateField error = %v, want *Error", err)
 			}
-			want := &Error{Name: "States.QueryEvaluationError", Message: tt.want}
+			want := &Error{Name: "States.QueryEvaluationError", Message: tt.want, Field: tt.location}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("TemplateField error (-want +got):\n%s", diff)
 			}

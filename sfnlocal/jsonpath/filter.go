@@ -179,7 +179,7 @@ func (p *parser) operand() (operand, error) {
 		}
 		return pathOperand{fromRoot: c == '$', p: path{src: "$" + p.src[start+1:p.pos], segs: segs}}, nil
 	case c == '\'' || c == '"':
-		s, err := p.quoted()
+		s, err := p.quoted(true)
 		return litOperand{s}, err
 	case c == '/':
 		return p.regex()

@@ -161,7 +161,7 @@ func (p *parser) bracket() (segment, error) {
 		var names []string
 		for {
 			p.skipSpace()
-			name, err := p.quoted()
+			name, err := p.quoted(false)
 			if err != nil {
 				return segment{}, err
 			}
@@ -194,7 +194,12 @@ func (p *parser) bracket() (segment, error) {
 	}
 }
 
-func (p *parser) quoted() (string, error) {
+// quoted reads a quoted string. A backslash keeps the next character from
+// ending it; unescape drops the backslash (filter literals), while a
+// bracket name keeps it, as AWS does: $['Test\"Name'] names the key
+// Test\"Name, backslash included (AWS's recorded
+// test_escape_sequence_parsing).
+func (p *parser) quoted(unescape bool) (string, error) {
 	q := p.peek()
 	if q != '\'' && q != '"' {
 		return "", p.errorf("expected a quoted name")
@@ -205,6 +210,9 @@ func (p *parser) quoted() (string, error) {
 		c := p.src[p.pos]
 		switch {
 		case c == '\\' && p.pos+1 < len(p.src):
+			if !unescape {
+				b.WriteByte(c)
+			}
 			b.WriteByte(p.src[p.pos+1])
 			p.pos += 2
 		case c == q:

@@ -205,7 +205,7 @@ func TestEvaluationFailedOverTheWire(t *testing.T) {
 		}
 	}
 	if got == nil || aws.ToString(got.State) != "M" || aws.ToString(got.Error) != "States.QueryEvaluationError" ||
-		aws.ToString(got.Cause) != "Map state input must be an array but was: true" {
+		aws.ToString(got.Cause) != "An error occurred while executing the state 'M' (entered at the event id #2). Map state input must be an array but was: true" {
 		t.Errorf("EvaluationFailed details = %+v", got)
 	}
 }

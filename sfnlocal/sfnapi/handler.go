@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,7 +81,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	resp, err := h.serve(w, r)
 	var body []byte
 	if err == nil {
-		body, err = json.Marshal(resp)
+		body, err = encode(resp)
 	}
 	if err != nil {
 		we := toWire(err)
@@ -123,7 +124,35 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (any, error) {
 	if werr != nil {
 		return nil, werr
 	}
+	keepResponding(w)
 	return op(r.Context(), req)
+}
+
+// keepResponding lifts the connection's read and write deadlines once the
+// request has arrived, so no server timeout cuts a response still being
+// written, however large it is or slow its client: with a WriteTimeout
+// the write fails ("unexpected EOF" in the SDK); with a ReadTimeout that
+// passes while a long response is written, later pages on that keep-alive
+// connection were cut ("deserialization failed … use of closed network
+// connection", reproduced by TestLargeHistoryPages). A slow TestState
+// answers whole too. The request has arrived whole by now, so the
+// ReadTimeout has done its job.
+func keepResponding(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})  // a writer that cannot has none
+	_ = rc.SetWriteDeadline(time.Time{}) // likewise
+}
+
+// encoded is a response body an operation has already encoded.
+type encoded []byte
+
+// encode marshals an operation's response, or returns it as it is when
+// the operation encoded it itself.
+func encode(resp any) ([]byte, error) {
+	if b, ok := resp.(encoded); ok {
+		return b, nil
+	}
+	return json.Marshal(resp)
 }
 
 func writeError(w http.ResponseWriter, e *wireError) {
@@ -136,8 +165,11 @@ func writeError(w http.ResponseWriter, e *wireError) {
 	writeJSON(w, e.status, b)
 }
 
+// writeJSON writes a whole response with its Content-Length, so a client
+// can tell a complete body from a cut one.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

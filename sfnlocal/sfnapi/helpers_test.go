@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/smithy-go"
@@ -66,13 +67,14 @@ func newFixture(t *testing.T, opts ...sfnapi.Option) *fixture {
 	return f
 }
 
-// newClient returns the real SDK client for an endpoint, without retries.
+// newClient returns the real SDK client for an endpoint, retrying only
+// what connectionRetryer retries.
 func newClient(url string) *sfn.Client {
 	return sfn.New(sfn.Options{
 		BaseEndpoint: aws.String(url),
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDLOCAL", "secret", ""),
-		Retryer:      aws.NopRetryer{},
+		Retryer:      connectionRetryer(),
 	})
 }
 
@@ -208,4 +210,15 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// connectionRetryer retries nothing the API answers, only a broken
+// connection, as the SDK's default retryer does: aws-sdk-go-v2 can read a
+// reset connection as "use of closed network connection" after a 200
+// (aws/aws-sdk-go-v2#2737), which its standard retryer retries.
+func connectionRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = 3
+		o.Retryables = []retry.IsErrorRetryable{retry.RetryableConnectionError{}}
+	})
 }

@@ -1,20 +1,17 @@
 package sfnapi
 
 import (
+	"bytes"
 	"context"
+	"strconv"
 
 	"github.com/sfnapprovals/approvals/sfnlocal"
 )
 
-type getExecutionHistoryOutput struct {
-	// Events marshal themselves in AWS's wire shape.
-	Events    []sfnlocal.HistoryEvent `json:"events"`
-	NextToken string                  `json:"nextToken,omitempty"`
-}
-
 // getExecutionHistory serves GetExecutionHistory: paging (maxResults up to
-// 1000, default 100), reverseOrder, and includeExecutionData (default
-// true; false drops inputs, outputs and parameters from the details).
+// 1000, default 100, see sfnlocal's GetExecutionHistory), reverseOrder, and
+// includeExecutionData (default true; false drops inputs, outputs and
+// parameters from the details).
 func (h *handler) getExecutionHistory(ctx context.Context, r *request) (any, error) {
 	in := sfnlocal.GetExecutionHistoryInput{
 		ExecutionArn:         r.required("executionArn", maxArn, false),
@@ -32,8 +29,30 @@ func (h *handler) getExecutionHistory(ctx context.Context, r *request) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if out.Events == nil {
-		out.Events = []sfnlocal.HistoryEvent{}
+	return encodeHistory(out)
+}
+
+// encodeHistory writes {"events":[…],"nextToken":…} itself: each event
+// already renders as compact JSON, so the body is built in one pass,
+// without encoding/json re-reading every event's text (a history page can
+// hold 100 events of 256 KiB each).
+func encodeHistory(out sfnlocal.GetExecutionHistoryOutput) (encoded, error) {
+	b := bytes.NewBufferString(`{"events":[`)
+	for i, ev := range out.Events {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		text, err := ev.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b.Write(text)
 	}
-	return getExecutionHistoryOutput{Events: out.Events, NextToken: out.NextToken}, nil
+	b.WriteByte(']')
+	if out.NextToken != "" {
+		b.WriteString(`,"nextToken":`)
+		b.WriteString(strconv.Quote(out.NextToken))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

@@ -12,6 +12,7 @@ func (h *handler) routes() map[string]operation {
 		"DeleteStateMachine":             h.deleteStateMachine,
 		"ListStateMachines":              h.listStateMachines,
 		"ValidateStateMachineDefinition": h.validateStateMachineDefinition, // validate.go
+		"TestState":                      h.testState,                      // teststate.go
 
 		// Executions (executions.go, history.go)
 		"StartExecution":                   h.startExecution,

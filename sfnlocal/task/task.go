@@ -1,6 +1,8 @@
 // Package task is the contract between the local Step Functions engine and
-// the integrations that run Task states (Lambda, SQS, mocked services):
-// what the engine hands an integration, and how an integration fails.
+// its integrations: those that run Task states (Lambda, SQS, ECS, mocked
+// services), and those that read a distributed Map's items and write its
+// results (ItemReader, ResultWriter: S3). It says what the engine hands an
+// integration, and how an integration fails.
 package task
 
 import (
@@ -35,6 +37,11 @@ type Call struct {
 	TestCase string
 	// Deadline is when the state's TimeoutSeconds runs out (zero: none).
 	Deadline time.Time
+	// Submitted, for a .sync resource (Run a Job), records the service's
+	// answer to the request that started the job as TaskSubmitted, before
+	// Invoke returns the job's result (TaskSucceeded). An integration
+	// calls it at most once, from Invoke; it is nil for other resources.
+	Submitted func(output json.RawMessage)
 }
 
 // Integration runs Task states for some set of resources.

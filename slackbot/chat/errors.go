@@ -44,7 +44,7 @@ var hints = map[string]string{
 	"not_authed":          "SLACK_BOT_TOKEN is missing",
 	"token_revoked":       "the bot token was revoked; reinstall the app and store the new token",
 	"account_inactive":    "the app was uninstalled or its workspace is inactive",
-	"missing_scope":       "the app lacks a scope it needs (chat:write, commands, usergroups:read, im:write); reinstall it with the manifest",
+	"missing_scope":       "the app lacks a scope it needs (chat:write, commands, usergroups:read, users:read, im:write); reinstall it with the manifest",
 	"user_not_found":      "the channel names a user ID that does not exist in the workspace",
 	"user_disabled":       "the channel names a deactivated user",
 	"cannot_dm_bot":       "the channel names a bot user, which cannot get a direct message",

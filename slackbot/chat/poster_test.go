@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
+	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
 
@@ -29,8 +30,8 @@ func TestPoster(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, ok := fs.Message(ch, ts)
-	if !ok || m.ThreadTS != a.ThreadTS || len(fakeslack.ButtonActions(m.Blocks)) != 6 {
-		t.Errorf("posted %+v", m)
+	if !ok || m.ThreadTS != a.ThreadTS || len(fakeslack.ButtonActions(m.Blocks)) != 5 || len(fakeslack.MenuOptions(m.Blocks)) != 4 {
+		t.Errorf("posted %s with %d buttons and %d menu options, want 5 and 4", m.Text, len(fakeslack.ButtonActions(m.Blocks)), len(fakeslack.MenuOptions(m.Blocks)))
 	}
 	if strings.Contains(string(m.Blocks)+m.Text, a.TaskToken.Reveal()) {
 		t.Error("the task token was posted")
@@ -95,5 +96,45 @@ func TestAPIErrorHints(t *testing.T) {
 	}
 	if got := redact("dial ws://x/link/?ticket=abc&x=1 with xoxb-123-abc and xapp-1-A-2"); strings.Contains(got, "abc") || strings.Contains(got, "xapp-1") {
 		t.Errorf("redact left a secret: %s", got)
+	}
+}
+
+// The requester's notice is one line in their direct message with the
+// app, linking the request; without a link when Slack gives none.
+func TestPostRequesterNotice(t *testing.T) {
+	fs, err := fakeslack.Start(fakeslack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fs.Close)
+	p := NewPoster(slack.New(fs.BotToken(), slack.OptionAPIURL(fs.APIURL())))
+	ctx := context.Background()
+	a := workflowtest.SampleApproval()
+	a.Channel = "C1"
+	ch, ts, err := p.PostRequest(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Channel, a.MessageTS = ch, ts
+	if err := p.PostRequesterNotice(ctx, a); err == nil {
+		t.Error("a pending request's notice was sent")
+	}
+	decided := workflowtest.DecidedAs(a, workflow.Decision{Action: workflow.ActionReject, DraftIndex: workflow.NoDraft, Text: "Not now"})
+	if err := p.PostRequesterNotice(ctx, decided); err != nil {
+		t.Fatal(err)
+	}
+	dm := fs.Messages(fakeslack.DMChannel(a.RequestedBy))
+	if len(dm) != 1 || !strings.HasPrefix(dm[0].Text, "📬 Your request *Publish the post for 2026-11-29*: Rejected by <@U0AAA>: Not now <http") ||
+		!strings.HasSuffix(dm[0].Text, "|Open the request>") {
+		t.Errorf("direct messages = %+v", dm)
+	}
+	ja := decided
+	ja.Locale = workflow.LocaleJapanese
+	ja.MessageTS = "" // no message: no link
+	if err := p.PostRequesterNotice(ctx, ja); err != nil {
+		t.Fatal(err)
+	}
+	if dm := fs.Messages(fakeslack.DMChannel(a.RequestedBy)); len(dm) != 2 || dm[1].Text != "📬 あなたの依頼 *Publish the post for 2026-11-29*: <@U0AAA> が却下しました: Not now" {
+		t.Errorf("Japanese notice = %q", dm[len(dm)-1].Text)
 	}
 }

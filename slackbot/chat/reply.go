@@ -23,3 +23,27 @@ func (p *Poster) PostReply(ctx context.Context, a workflow.Approval) error {
 	}
 	return nil
 }
+
+// PostRequesterNotice tells the requester of the final approval a, in a
+// direct message from the app, what became of their request: one line
+// (blocks.RequesterNotice) with a link to the request message
+// (chat.getPermalink; without it when Slack gives none). The caller claims
+// the notice first (workflow.Service.ClaimRequesterNotice), so it is sent
+// at most once. A Slack refusal is an *APIError.
+func (p *Poster) PostRequesterNotice(ctx context.Context, a workflow.Approval) error {
+	if !a.Status.Final() || !workflow.IsUserID(a.RequestedBy) {
+		return fmt.Errorf("approval %s has no outcome to tell a requester", a.ID)
+	}
+	link := ""
+	if a.MessageTS != "" {
+		link, _ = p.Permalink(ctx, a.Channel, a.MessageTS) // the notice goes without a link rather than not at all
+	}
+	dm, err := p.openDM(ctx, a.RequestedBy)
+	if err != nil {
+		return err
+	}
+	if _, _, err := p.api.PostMessageContext(ctx, dm, slack.MsgOptionText(blocks.RequesterNotice(a, link), false)); err != nil {
+		return NewAPIError("chat.postMessage", err)
+	}
+	return nil
+}

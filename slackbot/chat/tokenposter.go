@@ -76,6 +76,11 @@ func (p *TokenPoster) PostReply(ctx context.Context, a workflow.Approval) error 
 	return p.do(ctx, func(poster *Poster) error { return poster.PostReply(ctx, a) })
 }
 
+// PostRequesterNotice is Poster.PostRequesterNotice.
+func (p *TokenPoster) PostRequesterNotice(ctx context.Context, a workflow.Approval) error {
+	return p.do(ctx, func(poster *Poster) error { return poster.PostRequesterNotice(ctx, a) })
+}
+
 // do runs call with the current Poster and, when Slack refuses its token,
 // once more with a token read again, if that one is new.
 func (p *TokenPoster) do(ctx context.Context, call func(*Poster) error) error {

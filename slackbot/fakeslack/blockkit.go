@@ -194,6 +194,9 @@ func (c *blockChecker) element(path string, e map[string]any) {
 		return
 	}
 	c.maxString(path+"/action_id", e["action_id"], maxIDLen)
+	if cf, ok := e["confirm"]; ok {
+		c.confirm(path+"/confirm", cf)
+	}
 	switch typ {
 	case "button":
 		c.textObject(path+"/text", e["text"], 75)
@@ -265,6 +268,35 @@ func (c *blockChecker) options(path string, e map[string]any) {
 		for i, o := range grouped {
 			check(fmt.Sprintf("%s/option_groups/%d/options/%d", path, g, i), o)
 		}
+	}
+}
+
+// confirm checks a confirm dialog: a plain_text title (100), a text
+// object (300), plain_text confirm and deny (30 each), and a style of
+// primary or danger.
+func (c *blockChecker) confirm(path string, v any) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		c.fail(path, "must be a confirm object")
+		return
+	}
+	for _, f := range []struct {
+		key   string
+		limit int
+		plain bool
+	}{{"title", 100, true}, {"text", 300, false}, {"confirm", 30, true}, {"deny", 30, true}} {
+		t, ok := m[f.key]
+		if !ok {
+			c.fail(path+"/"+f.key, "missing required field")
+			continue
+		}
+		c.textObject(path+"/"+f.key, t, f.limit)
+		if tm, _ := t.(map[string]any); f.plain && tm["type"] != "plain_text" {
+			c.fail(path+"/"+f.key+"/type", "must be plain_text")
+		}
+	}
+	if st, ok := m["style"]; ok && st != "primary" && st != "danger" {
+		c.fail(path+"/style", "must be primary or danger")
 	}
 }
 

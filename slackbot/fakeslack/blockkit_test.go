@@ -73,6 +73,15 @@ func TestValidateMessageBlocks(t *testing.T) {
 		{"option groups sharing a value", `[{"type":"section","text":{"type":"mrkdwn","text":"t"},"accessory":{"type":"static_select","action_id":"s","option_groups":[` +
 			`{"label":{"type":"plain_text","text":"g1"},"options":[` + option("a") + `]},` +
 			`{"label":{"type":"plain_text","text":"g2"},"options":[` + option("a") + `]}]}}]`, "invalid_blocks"},
+		{"overflow of 5", options("overflow", `"a","b","c","d","e"`), ""},
+		{"overflow of 6", options("overflow", `"a","b","c","d","e","f"`), "invalid_blocks"},
+		{"confirm dialog", button(confirm("Sure?", "Publishes draft 2 now.", "Yes", "No")), ""},
+		{"confirm title 101", button(confirm(long(101), "t", "Yes", "No")), "invalid_blocks"},
+		{"confirm text 301", button(confirm("Sure?", long(301), "Yes", "No")), "invalid_blocks"},
+		{"confirm button 31", button(confirm("Sure?", "t", long(31), "No")), "invalid_blocks"},
+		{"confirm deny 31", button(confirm("Sure?", "t", "Yes", long(31))), "invalid_blocks"},
+		{"confirm without deny", button(`,"confirm":{"title":{"type":"plain_text","text":"a"},"text":{"type":"mrkdwn","text":"b"},"confirm":{"type":"plain_text","text":"c"}}`), "invalid_blocks"},
+		{"confirm title in mrkdwn", button(`,"confirm":{"title":{"type":"mrkdwn","text":"a"},"text":{"type":"mrkdwn","text":"b"},"confirm":{"type":"plain_text","text":"c"},"deny":{"type":"plain_text","text":"d"}}`), "invalid_blocks"},
 		{"same value in two elements", `[{"type":"actions","elements":[` + element("static_select", "s1", `"a"`) + `,` + element("static_select", "s2", `"a"`) + `]}]`, ""},
 	}
 	for _, tt := range tests {
@@ -101,4 +110,9 @@ func element(typ, actionID, values string) string {
 		opts = append(opts, option(strings.Trim(v, `"`)))
 	}
 	return fmt.Sprintf(`{"type":%q,"action_id":%q,"options":[%s]}`, typ, actionID, strings.Join(opts, ","))
+}
+
+// confirm is a button's confirm dialog, as JSON fields to append.
+func confirm(title, text, yes, no string) string {
+	return fmt.Sprintf(`,"confirm":{"title":{"type":"plain_text","text":%q},"text":{"type":"mrkdwn","text":%q},"confirm":{"type":"plain_text","text":%q},"deny":{"type":"plain_text","text":%q}}`, title, text, yes, no)
 }

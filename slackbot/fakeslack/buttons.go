@@ -8,6 +8,9 @@ import (
 // ButtonRef is a button found in a block list.
 type ButtonRef struct {
 	BlockID, ActionID, Text, Value, Style string
+	// Confirm is the text of the button's confirm dialog ("" for none):
+	// what Slack asks before it sends the click.
+	Confirm string
 }
 
 // ButtonActions lists the buttons in blocks (actions elements and section accessories) in order,
@@ -42,6 +45,11 @@ func ButtonActions(blocks json.RawMessage) []ButtonRef {
 			ref.Style, _ = m["style"].(string)
 			if t, ok := m["text"].(map[string]any); ok {
 				ref.Text, _ = t["text"].(string)
+			}
+			if c, ok := m["confirm"].(map[string]any); ok {
+				if t, ok := c["text"].(map[string]any); ok {
+					ref.Confirm, _ = t["text"].(string)
+				}
 			}
 			out = append(out, ref)
 		}

@@ -7,11 +7,15 @@ import (
 )
 
 // Click plays user clicking a button in a message the fake holds, and sends the block_actions
-// envelope. The button is the one with actionID (and value, when value is not empty). The payload
-// carries a fresh trigger_id and response_url. It fails when the message or button is unknown,
-// and with ErrNoConnection when no socket is live (the click is then a Failure).
+// envelope. The button is the one with actionID (and value, when value is not empty); when the
+// message has no such button, the option with the value actionID of one of its menus (overflow or
+// static_select) in the block value (any block when value is empty) is picked, as with Choose, so
+// that a test can "click" an action wherever the message puts it. A button with a confirm dialog
+// stands for the person having confirmed it. The payload carries a fresh trigger_id, the
+// message's state as user left it, and a response_url. It fails when the message or button is
+// unknown, and with ErrNoConnection when no socket is live (the click is then a Failure).
 func (s *Server) Click(user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
-	return s.click(user, channel, messageTS, actionID, value, false, nil)
+	return s.act(user, channel, messageTS, actionRef{button: actionID, value: value}, false)
 }
 
 // ClickVia is Click with the envelope delivered to a chosen socket rather than a random one: socket
@@ -19,16 +23,44 @@ func (s *Server) Click(user, channel, messageTS, actionID, value string) (envelo
 // envelope to any of an app's sockets; two clicks via different sockets of different processes
 // reach two replicas at once.
 func (s *Server) ClickVia(socket int, user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
-	return s.click(user, channel, messageTS, actionID, value, false, &socket)
+	return s.act(user, channel, messageTS, actionRef{button: actionID, value: value, via: &socket}, false)
 }
 
 // ClickEphemeral is Click on an ephemeral message shown to user. Like Slack, the payload has
 // container.is_ephemeral and no message; the response_url can replace or delete the message.
 func (s *Server) ClickEphemeral(user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
-	return s.click(user, channel, messageTS, actionID, value, true, nil)
+	return s.act(user, channel, messageTS, actionRef{button: actionID, value: value}, true)
 }
 
-func (s *Server) click(user, channel, messageTS, actionID, value string, ephemeral bool, via *int) (string, error) {
+// actionRef names what a person acts on: a button (and its value), or an
+// option of a menu (in a block).
+type actionRef struct {
+	button, value       string
+	menu, option, block string
+	// via pins the envelope to a socket (see ClickVia); nil for Slack's pick.
+	via *int
+}
+
+// resolveLocked finds ref in blocks and returns the actions entry of its
+// block_actions payload, and the option picked (for a menu).
+func (s *Server) resolveLocked(blocks json.RawMessage, ref actionRef) (map[string]any, *MenuOption, error) {
+	if ref.button != "" {
+		if b, ok := findButton(blocks, ref.button, ref.value); ok {
+			return s.buttonActionLocked(b), nil, nil
+		}
+		if o, ok := findMenuOption(blocks, "", ref.button, ref.value); ok {
+			return s.menuActionLocked(o), &o, nil
+		}
+		return nil, nil, fmt.Errorf("no button %q with value %q, nor a menu option %q", ref.button, ref.value, ref.button)
+	}
+	o, ok := findMenuOption(blocks, ref.menu, ref.option, ref.block)
+	if !ok {
+		return nil, nil, fmt.Errorf("no menu %q with an option %q", ref.menu, ref.option)
+	}
+	return s.menuActionLocked(o), &o, nil
+}
+
+func (s *Server) act(user, channel, messageTS string, ref actionRef, ephemeral bool) (string, error) {
 	s.mu.Lock()
 	m := s.findLocked(channel, messageTS)
 	if ephemeral {
@@ -38,10 +70,14 @@ func (s *Server) click(user, channel, messageTS, actionID, value string, ephemer
 		s.mu.Unlock()
 		return "", fmt.Errorf("fakeslack: no message %s in %s", messageTS, channel)
 	}
-	button, ok := findButton(m.Blocks, actionID, value)
-	if !ok {
+	action, picked, err := s.resolveLocked(m.Blocks, ref)
+	if err != nil {
 		s.mu.Unlock()
-		return "", fmt.Errorf("fakeslack: message %s has no button %q with value %q", messageTS, actionID, value)
+		return "", fmt.Errorf("fakeslack: message %s: %w", messageTS, err)
+	}
+	where := channel + "/" + m.TS
+	if picked != nil {
+		s.rememberLocked(user, where, *picked)
 	}
 	container := map[string]any{
 		"type": "message", "message_ts": m.TS, "channel_id": channel, "is_ephemeral": ephemeral,
@@ -58,11 +94,11 @@ func (s *Server) click(user, channel, messageTS, actionID, value string, ephemer
 		"trigger_id": s.mintTriggerLocked(user),
 		"team":       map[string]any{"id": s.opts.TeamID, "domain": "fake"},
 		"channel":    map[string]any{"id": channel, "name": channel},
-		"state":      map[string]any{"values": map[string]any{}},
+		"state":      s.stateLocked(user, where),
 		"response_url": s.mintResponseURLLocked(responseURL{
 			user: user, channel: channel, messageTS: m.TS, ephemeral: ephemeral,
 		}),
-		"actions":               []any{s.buttonActionLocked(button)},
+		"actions":               []any{action},
 		"is_enterprise_install": false,
 	}
 	if !ephemeral {
@@ -70,8 +106,8 @@ func (s *Server) click(user, channel, messageTS, actionID, value string, ephemer
 	}
 	s.mu.Unlock()
 	env := &envelope{Envelope: Envelope{Type: "interactive", Payload: mustJSON(payload)}}
-	if via != nil {
-		env.pinned, env.via = true, max(*via, 0)
+	if ref.via != nil {
+		env.pinned, env.via = true, max(*ref.via, 0)
 	}
 	return s.send(env)
 }

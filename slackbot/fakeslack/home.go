@@ -78,10 +78,16 @@ func (s *Server) OpenHome(user, tab string) (envelopeID string, err error) {
 
 // ClickHome plays user clicking a button on their Home tab, and sends the
 // block_actions envelope: its container is the view ({"type": "view",
-// "view_id": …}), it carries the view and a fresh trigger_id, and has no
-// channel, message or response_url. It fails when user has no Home or it
-// has no such button, and with ErrNoConnection when no socket is live.
+// "view_id": …}), it carries the view (with the state user left on it) and
+// a fresh trigger_id, and has no channel, message or response_url. Like
+// Click, an action the Home has in a menu rather than as a button is
+// picked there. It fails when user has no Home or it has no such button,
+// and with ErrNoConnection when no socket is live.
 func (s *Server) ClickHome(user, actionID, value string) (envelopeID string, err error) {
+	return s.actHome(user, actionRef{button: actionID, value: value})
+}
+
+func (s *Server) actHome(user string, ref actionRef) (string, error) {
 	s.mu.Lock()
 	v, ok := s.views.homes[user]
 	if !ok {
@@ -91,11 +97,16 @@ func (s *Server) ClickHome(user, actionID, value string) (envelopeID string, err
 	var view map[string]any
 	_ = json.Unmarshal(v.View, &view)
 	blocks, _ := json.Marshal(view["blocks"])
-	button, ok := findButton(blocks, actionID, value)
-	if !ok {
+	action, picked, err := s.resolveLocked(blocks, ref)
+	if err != nil {
 		s.mu.Unlock()
-		return "", fmt.Errorf("fakeslack: %s's Home has no button %q with value %q", user, actionID, value)
+		return "", fmt.Errorf("fakeslack: %s's Home: %w", user, err)
 	}
+	if picked != nil {
+		s.rememberLocked(user, "view/"+v.ID, *picked)
+	}
+	rendered := s.viewJSON(v, view)
+	rendered["state"] = s.stateLocked(user, "view/"+v.ID)
 	payload := map[string]any{
 		"type":                  "block_actions",
 		"user":                  s.userRef(user),
@@ -104,8 +115,8 @@ func (s *Server) ClickHome(user, actionID, value string) (envelopeID string, err
 		"container":             map[string]any{"type": "view", "view_id": v.ID},
 		"trigger_id":            s.mintTriggerLocked(user),
 		"team":                  map[string]any{"id": s.opts.TeamID, "domain": "fake"},
-		"view":                  s.viewJSON(v, view),
-		"actions":               []any{s.buttonActionLocked(button)},
+		"view":                  rendered,
+		"actions":               []any{action},
 		"is_enterprise_install": false,
 	}
 	s.mu.Unlock()

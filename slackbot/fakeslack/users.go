@@ -15,6 +15,10 @@ type User struct {
 	RealName string
 	// TZ is an IANA time zone; default "UTC".
 	TZ string
+	// What users.info says of the account: an app's bot user (the app's
+	// own BotUserID always is), a deactivated account, a multi-channel
+	// guest (restricted) or a single-channel guest (ultra restricted).
+	IsBot, Deleted, IsRestricted, IsUltraRestricted bool
 }
 
 // SetUser adds or replaces a person's profile.
@@ -65,12 +69,16 @@ func (s *Server) user(id string) map[string]any {
 		u.TZ = "UTC"
 	}
 	return map[string]any{
-		"id":        id,
-		"team_id":   s.opts.TeamID,
-		"name":      u.Name,
-		"real_name": u.RealName,
-		"is_bot":    id == s.opts.BotUserID,
-		"tz":        u.TZ,
-		"profile":   map[string]any{"real_name": u.RealName, "display_name": u.Name},
+		"id":                  id,
+		"team_id":             s.opts.TeamID,
+		"name":                u.Name,
+		"real_name":           u.RealName,
+		"is_bot":              u.IsBot || id == s.opts.BotUserID,
+		"deleted":             u.Deleted,
+		"tz":                  u.TZ,
+		"is_restricted":       u.IsRestricted,
+		"is_ultra_restricted": u.IsUltraRestricted,
+		"is_app_user":         false,
+		"profile":             map[string]any{"real_name": u.RealName, "display_name": u.Name},
 	}
 }

@@ -40,6 +40,9 @@ type viewState struct {
 	byID     map[string]*View
 	order    []*View
 	homes    map[string]*View // the Home tab of each person, by user ID
+	// state holds the inputs each person left on a message or view (see
+	// menus.go), by stateKey.
+	state map[string]map[string]map[string]any
 }
 
 func (v *viewState) init() {

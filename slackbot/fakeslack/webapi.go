@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,6 +250,9 @@ func (s *Server) usergroupsUsersList(req *apiRequest) (map[string]any, *apiError
 	return map[string]any{"users": append([]string{}, members...)}, nil
 }
 
+// anyUserID is any ID that looks like a user's; others are user_not_found.
+var anyUserID = regexp.MustCompile(`^[UW][A-Z0-9]+$`)
+
 // usersInfo knows every user ID: people in the fake are whoever a test says they are.
 func (s *Server) usersInfo(req *apiRequest) (map[string]any, *apiError) {
 	if ids := req.params.Get("users"); ids != "" {
@@ -259,7 +263,7 @@ func (s *Server) usersInfo(req *apiRequest) (map[string]any, *apiError) {
 		return map[string]any{"users": users}, nil
 	}
 	id := req.params.Get("user")
-	if id == "" {
+	if id == "" || !anyUserID.MatchString(id) {
 		return nil, errCode("user_not_found")
 	}
 	return map[string]any{"user": s.user(id)}, nil

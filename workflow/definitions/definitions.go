@@ -28,7 +28,11 @@ const (
 	PublishWithApproval        = "publish-with-approval.asl.json"
 	PublishWithApprovalJSONata = "publish-with-approval.jsonata.asl.json"
 	ApproveOrEscalate          = "approve-or-escalate.asl.json"
-	BatchWithApprovedRetries   = "batch-with-approved-retries.asl.json"
+	// BatchWithApprovedRetries runs its workers as ECS tasks;
+	// BatchWithApprovedRetriesLambda is the same workflow with a Lambda
+	// function as the worker.
+	BatchWithApprovedRetries       = "batch-with-approved-retries.asl.json"
+	BatchWithApprovedRetriesLambda = "batch-with-approved-retries.lambda.asl.json"
 )
 
 // FS holds every definition as <name>.asl.json at its root.

@@ -95,6 +95,14 @@ func TestApproveOrEscalate(t *testing.T) {
 			f.succeeded(arn, published(a, approver, decidedAt, vote(approver, epoch, "Go.")))
 			f.checkSubmissions(arn)
 		}},
+		{"withdrawn by the requester: neither published nor filed", func(t *testing.T, f *escalateFixture) {
+			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
+			f.withdraw(f.nextApproval(), "")
+			f.succeeded(arn, map[string]any{"outcome": "withdrawn", "topic": topic, "reason": "Withdrawn by " + requester + " without a reason."})
+			if n := len(f.filed.all()) + len(f.published.all()); n != 0 {
+				t.Errorf("%d publications or filings after a withdrawal", n)
+			}
+		}},
 		{"team rejects, with the reason it must give", func(t *testing.T, f *escalateFixture) {
 			arn := f.start(definitions.ApproveOrEscalate, escalateInput(nil))
 			a := f.nextApproval()

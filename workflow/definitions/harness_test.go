@@ -13,11 +13,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/sfnapprovals/approvals/internal/s3local"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/sfnlocal"
 	"github.com/sfnapprovals/approvals/sfnlocal/host"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations"
+	"github.com/sfnapprovals/approvals/sfnlocal/integrations/ecs"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/lambda"
+	s3integ "github.com/sfnapprovals/approvals/sfnlocal/integrations/s3"
 	"github.com/sfnapprovals/approvals/sfnlocal/sfnapi"
 	"github.com/sfnapprovals/approvals/sfnlocal/task"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -52,6 +59,11 @@ type harness struct {
 	store   *workflowtest.Store
 	poster  *poster
 	lambdas *lambda.Integration
+	// tasks runs the ECS workers (registerWorker); s3 is the batch
+	// workflows' bucket, batchBucket, on a local S3 holding the samples'
+	// objects.
+	tasks *ecs.Integration
+	s3    *awss3.Client
 }
 
 func newHarness(t *testing.T) *harness {
@@ -62,10 +74,25 @@ func newHarness(t *testing.T) *harness {
 		store:   workflowtest.NewStore(),
 		poster:  &poster{posted: make(chan post, 16)},
 		lambdas: lambda.New(nil),
+		tasks:   ecs.New(ecs.Options{Clock: time.Now}),
+	}
+	t.Cleanup(h.tasks.Close)
+	store, err := s3local.Start(s3local.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	h.s3 = awss3.New(awss3.Options{Region: "us-east-1", BaseEndpoint: aws.String(store.URL()), UsePathStyle: true,
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", "")})
+	if _, err := h.s3.CreateBucket(context.Background(), &awss3.CreateBucketInput{Bucket: aws.String(batchBucket)}); err != nil {
+		t.Fatal(err)
+	}
+	for key, body := range definitions.SampleObjects() {
+		h.putObject(key, string(body))
 	}
 	h.engine = sfnlocal.New(sfnlocal.Options{
 		Clock:        h.clock,
-		Integrations: []task.Integration{integrations.NewRouter(nil, h.lambdas)},
+		Integrations: []task.Integration{integrations.NewRouter(nil, h.lambdas, h.tasks, s3integ.New(h.s3))},
 	})
 	t.Cleanup(h.engine.Close)
 
@@ -103,6 +130,37 @@ const (
 	processItemFunction   = "process-item"
 )
 
+// The batch workflows' bucket and ECS worker, as the tests deploy them.
+const (
+	batchBucket     = "approvals-batch"
+	workerFamily    = "process-item"
+	workerContainer = "worker"
+)
+
+// putObject puts an object into the batch bucket.
+func (h *harness) putObject(key, body string) {
+	h.t.Helper()
+	if _, err := h.s3.PutObject(context.Background(), &awss3.PutObjectInput{Bucket: aws.String(batchBucket), Key: aws.String(key), Body: strings.NewReader(body)}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// registerWorker runs fn as the ECS worker: it gets the item (the ITEM
+// environment variable, JSON) and returns the container's exit code.
+func registerWorker(h *harness, fn func(item map[string]any) int) {
+	h.t.Helper()
+	err := h.tasks.Register(ecs.TaskDefinition{Family: workerFamily, Container: workerContainer, Run: func(_ context.Context, c ecs.Container) (int, error) {
+		var item map[string]any
+		if err := json.Unmarshal([]byte(c.Environment["ITEM"]), &item); err != nil {
+			return 1, nil
+		}
+		return fn(item), nil
+	}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 // functionARN is the ARN a deployment substitutes for a function: the
 // engine invokes the function registered under its name.
 func functionARN(name string) string {
@@ -120,6 +178,12 @@ func deployed() map[string]string {
 		definitions.PublishFunctionArn:       functionARN(publishFunction),
 		definitions.FileRejectionFunctionArn: functionARN(fileRejectionFunction),
 		definitions.ProcessItemFunctionArn:   functionARN(processItemFunction),
+		definitions.BatchBucket:              batchBucket,
+		definitions.WorkerCluster:            "batch",
+		definitions.WorkerTaskDefinition:     "arn:aws:ecs:us-east-1:123456789012:task-definition/" + workerFamily + ":1",
+		definitions.WorkerContainer:          workerContainer,
+		definitions.WorkerSubnets:            "subnet-0a,subnet-0b",
+		definitions.WorkerSecurityGroups:     "sg-0a",
 	}
 }
 
@@ -223,6 +287,16 @@ func (h *harness) decide(a workflow.Approval, d workflow.Decision) workflow.Appr
 		h.t.Fatalf("approval %s is %s after Decide, want decided", a.ID, got.Status)
 	}
 	return got
+}
+
+// withdraw withdraws the approval for its requester, as the bot does
+// after the Withdraw modal.
+func (h *harness) withdraw(a workflow.Approval, reason string) {
+	h.t.Helper()
+	got, err := h.service.Withdraw(context.Background(), a.ID, a.RequestedBy, reason, workflow.MessageRef{})
+	if err != nil || got.Status != workflow.StatusDecided {
+		h.t.Fatalf("Withdraw(%s) = %s, %v; want decided", a.ID, got.Status, err)
+	}
 }
 
 // wait waits for the execution to end.

@@ -28,6 +28,27 @@ const (
 	// FileRejectionFunctionArn records a rejection (approve-or-escalate).
 	FileRejectionFunctionArn = "FileRejectionFunctionArn"
 	// ProcessItemFunctionArn processes one item
-	// (batch-with-approved-retries).
+	// (batch-with-approved-retries.lambda).
 	ProcessItemFunctionArn = "ProcessItemFunctionArn"
+)
+
+// The placeholders of the batch workflows' S3 bucket and ECS worker.
+const (
+	// BatchBucket is the S3 bucket (its name) the batch workflows read
+	// their items from (the input's itemsKey) and write their results to,
+	// under batch-results/.
+	BatchBucket = "BatchBucket"
+	// WorkerCluster is the ECS cluster (name or ARN) the worker tasks run
+	// in (batch-with-approved-retries).
+	WorkerCluster = "WorkerCluster"
+	// WorkerTaskDefinition is the worker's task definition (family,
+	// family:revision or ARN), run on Fargate.
+	WorkerTaskDefinition = "WorkerTaskDefinition"
+	// WorkerContainer is the name of the task definition's container that
+	// gets the item (in the ITEM environment variable).
+	WorkerContainer = "WorkerContainer"
+	// WorkerSubnets and WorkerSecurityGroups are the tasks' network:
+	// comma-separated IDs, no spaces.
+	WorkerSubnets        = "WorkerSubnets"
+	WorkerSecurityGroups = "WorkerSecurityGroups"
 )

@@ -18,7 +18,9 @@ func TestShippedPlaceholders(t *testing.T) {
 		definitions.PublishWithApprovalJSONata: publish,
 		definitions.ApproveOrEscalate: {definitions.Approvers, definitions.Channel, definitions.DraftAgentFunctionArn, definitions.EscalationApprovers,
 			definitions.FileRejectionFunctionArn, definitions.NotifierFunctionArn, definitions.PublishFunctionArn},
-		definitions.BatchWithApprovedRetries: {definitions.Approvers, definitions.Channel, definitions.NotifierFunctionArn, definitions.ProcessItemFunctionArn},
+		definitions.BatchWithApprovedRetries: {definitions.Approvers, definitions.BatchBucket, definitions.Channel, definitions.NotifierFunctionArn,
+			definitions.WorkerCluster, definitions.WorkerContainer, definitions.WorkerSecurityGroups, definitions.WorkerSubnets, definitions.WorkerTaskDefinition},
+		definitions.BatchWithApprovedRetriesLambda: {definitions.Approvers, definitions.BatchBucket, definitions.Channel, definitions.NotifierFunctionArn, definitions.ProcessItemFunctionArn},
 	}
 	for _, name := range definitions.Names() {
 		raw, err := definitions.Load(name)

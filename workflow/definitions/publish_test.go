@@ -96,6 +96,7 @@ func TestPublishWithApproval(t *testing.T) {
 				Drafts:          drafts(topic, 1),
 				RevisionPresets: []string{"Shorter", "More detail", "For non-engineers"},
 				AllowSkip:       true,
+				AllowEdit:       true,
 				Deadline:        epoch.Add(24 * time.Hour),
 			}
 			if diff := cmp.Diff(wantRequest, requestOf(a)); diff != "" {
@@ -176,6 +177,46 @@ func TestPublishWithApproval(t *testing.T) {
 				t.Errorf("publish ran %d times after a rejection", n)
 			}
 			f.checkSubmissions(arn)
+		}},
+		{"in Japanese", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(map[string]any{"locale": "ja"}))
+			a := f.nextApproval()
+			if a.Locale != "ja" {
+				t.Errorf("request locale %q, want the input's ja", a.Locale)
+			}
+			f.decide(a, workflow.Decision{Action: workflow.ActionSkip, DraftIndex: workflow.NoDraft})
+			f.wait(arn)
+		}},
+		{"withdrawn by the requester", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(nil))
+			f.withdraw(f.nextApproval(), "The release moved to next week.")
+			f.succeeded(arn, map[string]any{
+				"outcome": "withdrawn", "topic": topic, "rounds": 1,
+				"reason": "Withdrawn by " + requester + ": The release moved to next week.",
+			})
+			if n := len(f.published.all()); n != 0 {
+				t.Errorf("publish ran %d times after a withdrawal", n)
+			}
+			f.checkSubmissions(arn)
+		}},
+		{"a draft edited and approved", func(t *testing.T, f *publishFixture, definition string) {
+			arn := f.start(definition, publishInput(nil))
+			a := f.nextApproval()
+			if !a.AllowEdit {
+				t.Error("the request does not allow edits")
+			}
+			fixed := drafts(topic, 1)[1] + " (one word fixed)"
+			f.decide(a, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Edited: fixed})
+			f.succeeded(arn, map[string]any{
+				"outcome": "published", "topic": topic, "rounds": 1,
+				"approvalId": a.ID, "decidedBy": approver, "decidedAt": decidedAt,
+				"draftIndex": 1, "text": fixed,
+				"publication": map[string]any{"url": "https://blog.example.com/posts/1"},
+			})
+			want := []publishRequest{{Topic: topic, Text: fixed, ApprovalID: a.ID, ApprovedBy: approver}}
+			if diff := cmp.Diff(want, f.published.all()); diff != "" {
+				t.Errorf("publish calls (-want +got):\n%s", diff)
+			}
 		}},
 		{"rejected without a reason", func(t *testing.T, f *publishFixture, definition string) {
 			arn := f.start(definition, publishInput(nil))
@@ -288,7 +329,7 @@ func requestOf(a workflow.Approval) workflow.Approval {
 		ExecutionARN: a.ExecutionARN, StateName: a.StateName, Channel: a.Channel,
 		Approvers: a.Approvers, RequestedBy: a.RequestedBy, Title: a.Title, Summary: a.Summary,
 		Fields: a.Fields, Drafts: a.Drafts, RevisionPresets: a.RevisionPresets, AllowSkip: a.AllowSkip,
-		Deadline: a.Deadline,
+		AllowEdit: a.AllowEdit, Deadline: a.Deadline,
 	}
 }
 

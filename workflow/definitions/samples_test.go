@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/sfnapprovals/approvals/workflow/definitions"
@@ -30,17 +31,23 @@ func TestSamplesReachTheirFirstRequest(t *testing.T) {
 					t.Errorf("the sample names %s, which the definition refuses", field)
 				}
 			}
-			h := newHarness(t)
+			var h *harness
+			batch := strings.HasPrefix(name, "batch-")
+			if batch {
+				// The batch workers reject the item with "fail": true and
+				// break on the one with "flaky": true once, which Retry
+				// retries after its backoff.
+				h = newBatchFixture(t).harness
+			} else {
+				h = newHarness(t)
+			}
 			register(h, "draft-agent", func(draftRequest) (draftReply, error) {
 				return draftReply{Drafts: []string{"A first draft."}, Summary: "One draft."}, nil
 			})
-			register(h, "process-item", func(in map[string]any) (map[string]any, error) {
-				if in["fail"] == true {
-					return nil, &ItemProcessingFailed{Message: "told to fail"}
-				}
-				return map[string]any{"done": true}, nil
-			})
 			arn := h.start(name, json.RawMessage(raw))
+			if batch {
+				(&batchFixture{harness: h}).retried(1)
+			}
 			a := h.nextApproval()
 			if a.ExecutionARN != arn || a.RequestedBy != definitions.Requester {
 				t.Errorf("first request: execution %s requested by %s; want %s by %s", a.ExecutionARN, a.RequestedBy, arn, definitions.Requester)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +34,10 @@ func TestAuditExportRoundTrip(t *testing.T) {
 		{ApprovalID: "ap_a", Seq: 1, At: midnight.Add(-time.Hour), Type: workflow.EventRequested, Actor: "U0REQ", Users: []string{"U0ALICE", "S0TEAM"},
 			ExecutionARN: "arn:aws:states:us-east-1:123456789012:execution:sm:run-1", StateName: "Approve", Title: "Publish A",
 			RequestedBy: "U0REQ", Deadline: &deadline, Quorum: 2, EscalateTo: []string{"U0BOSS"}, OnDeadline: workflow.ActionReject, Channel: "C0123"},
-		{ApprovalID: "ap_a", Seq: 2, At: midnight.Add(-time.Nanosecond), Type: workflow.EventVoted, Actor: "U0ALICE", Action: workflow.ActionApprove, DraftIndex: &draft, Comment: "fine"},
+		{ApprovalID: "ap_a", Seq: 2, At: midnight.Add(-time.Nanosecond), Type: workflow.EventVoted, Actor: "U0ALICE", Action: workflow.ActionApprove, DraftIndex: &draft, Comment: "fine",
+			Edited: true, Record: &workflow.DecisionRecord{Title: "Publish A", Summary: "*sum*", Fields: []workflow.RecordField{{Label: "L", Value: "V"}},
+				Drafts:  []workflow.RecordText{workflow.RecordOf("one"), workflow.RecordOf(strings.Repeat("x", workflow.MaxRecordedTextBytes+1))},
+				Decided: &workflow.RecordText{Text: "two, edited", SHA256: "ab", Length: 11}}},
 		{ApprovalID: "ap_a", Seq: 3, At: midnight.Add(time.Minute), Type: workflow.EventClosed, Status: workflow.StatusCancelled, Reason: "execution aborted"},
 	}
 	bEvents := []workflow.AuditEvent{

@@ -108,6 +108,7 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		"requestedBy":  a.RequestedBy,
 		"title":        a.Title,
 		"summary":      a.Summary,
+		"locale":       a.Locale,
 	})
 	putTimes(item, map[string]time.Time{
 		"createdAt":      a.CreatedAt,
@@ -115,7 +116,15 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 		"claimedAt":      a.ClaimedAt,
 		"closedAt":       a.ClosedAt,
 		"messageRetryAt": a.MessageRetryAt,
+		"requesterTold":  a.RequesterToldAt,
 	})
+	if a.AllowEdit {
+		item["allowEdit"] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	if a.NotifyRequester {
+		item["notifyRequester"] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	putList(item, "confirm", a.Confirm)
 	putList(item, "approvers", a.Approvers)
 	putList(item, "drafts", a.Drafts)
 	putList(item, "revisionPresets", a.RevisionPresets)
@@ -134,7 +143,7 @@ func encode(a workflow.Approval, version int64) map[string]types.AttributeValue 
 			"action":     str(string(d.Action)),
 			"draftIndex": number(int64(d.DraftIndex)),
 		}
-		putStrings(m, map[string]string{"preset": d.Preset, "text": d.Text, "decidedBy": d.DecidedBy})
+		putStrings(m, map[string]string{"preset": d.Preset, "text": d.Text, "edited": d.Edited, "decidedBy": d.DecidedBy})
 		putTimes(m, map[string]time.Time{"decidedAt": d.DecidedAt})
 		item["decision"] = &types.AttributeValueMemberM{Value: m}
 	}
@@ -165,6 +174,11 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 		Drafts:          d.strs("drafts"),
 		RevisionPresets: d.strs("revisionPresets"),
 		AllowSkip:       d.bool("allowSkip"),
+		AllowEdit:       d.bool("allowEdit"),
+		NotifyRequester: d.bool("notifyRequester"),
+		Confirm:         d.strs("confirm"),
+		Locale:          d.str("locale"),
+		RequesterToldAt: d.time("requesterTold"),
 		CreatedAt:       d.time("createdAt"),
 		Deadline:        d.time("deadline"),
 		Status:          workflow.Status(d.str(attrStatus)),
@@ -191,6 +205,7 @@ func decode(item map[string]types.AttributeValue) (workflow.Approval, int64, err
 			DraftIndex: int(dd.int("draftIndex")),
 			Preset:     dd.str("preset"),
 			Text:       dd.str("text"),
+			Edited:     dd.str("edited"),
 			DecidedBy:  dd.str("decidedBy"),
 			DecidedAt:  dd.time("decidedAt"),
 		}

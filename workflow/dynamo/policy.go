@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -42,7 +44,7 @@ func encodePolicy(item map[string]types.AttributeValue, a workflow.Approval) {
 	putMaps(item, "votes", len(a.Votes), func(i int) map[string]types.AttributeValue {
 		v := a.Votes[i]
 		m := map[string]types.AttributeValue{"draftIndex": number(int64(v.DraftIndex))}
-		putStrings(m, map[string]string{"userId": v.UserID, "comment": v.Comment})
+		putStrings(m, map[string]string{"userId": v.UserID, "comment": v.Comment, "edited": v.Edited})
 		putTimes(m, map[string]time.Time{"at": v.At})
 		return m
 	})
@@ -85,7 +87,7 @@ func decodePolicy(d *decoder, a *workflow.Approval) {
 	}
 	for _, m := range d.maps("votes") {
 		x := decoder{item: m, err: d.err}
-		a.Votes = append(a.Votes, workflow.Vote{UserID: x.str("userId"), DraftIndex: int(x.int("draftIndex")), Comment: x.str("comment"), At: x.time("at")})
+		a.Votes = append(a.Votes, workflow.Vote{UserID: x.str("userId"), DraftIndex: int(x.int("draftIndex")), Edited: x.str("edited"), Comment: x.str("comment"), At: x.time("at")})
 		d.err = x.err
 	}
 	for _, m := range d.maps("delegations") {
@@ -126,6 +128,16 @@ func encodeEvent(e workflow.AuditEvent) map[string]types.AttributeValue {
 	}
 	putList(m, "users", e.Users)
 	putList(m, "escalateTo", e.EscalateTo)
+	if e.Edited {
+		m["edited"] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	if e.Record != nil {
+		// The decision record travels as the JSON the export writes: one
+		// attribute, read back as it was.
+		if b, err := json.Marshal(e.Record); err == nil {
+			m["record"] = str(string(b))
+		}
+	}
 	return m
 }
 
@@ -158,6 +170,14 @@ func decodeEvent(d *decoder) workflow.AuditEvent {
 	}
 	if t := d.time("deadline"); !t.IsZero() {
 		e.Deadline = &t
+	}
+	e.Edited = d.bool("edited")
+	if s := d.str("record"); s != "" {
+		var r workflow.DecisionRecord
+		if err := json.Unmarshal([]byte(s), &r); err != nil && d.err == nil {
+			d.err = fmt.Errorf("attribute record: %w", err)
+		}
+		e.Record = &r
 	}
 	return e
 }

@@ -34,6 +34,10 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 		Drafts:          []string{"first draft", "second draft"},
 		RevisionPresets: []string{"Shorter", "More detail"},
 		AllowSkip:       true,
+		AllowEdit:       true,
+		NotifyRequester: true,
+		Confirm:         []string{"approve", "withdraw"},
+		Locale:          "ja",
 		CreatedAt:       t0,
 		Deadline:        deadline,
 		PurgeAt:         t0.Add(91 * 24 * time.Hour).Truncate(time.Second),
@@ -47,7 +51,7 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 			{Kind: workflow.StepEscalate, At: t0.Add(2 * time.Hour)},
 			{Kind: workflow.StepDeadline, At: deadline.Add(-workflow.OnDeadlineLead)},
 		},
-		Votes:       []workflow.Vote{{UserID: "U0123", DraftIndex: 1, Comment: "fine by me", At: t0.Add(time.Minute)}},
+		Votes:       []workflow.Vote{{UserID: "U0123", DraftIndex: 1, Edited: "second draft, fixed", Comment: "fine by me", At: t0.Add(time.Minute)}},
 		Delegations: []workflow.Delegation{{From: "U0456", To: "U0789", At: t0.Add(30 * time.Second)}},
 		HeartbeatAt: t0.Add(90 * time.Second),
 		AuditSeq:    2,
@@ -56,10 +60,10 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 				ExecutionARN: "arn:aws:states:us-east-1:123456789012:execution:sm:run-1", StateName: "Approve", Title: "Publish",
 				RequestedBy: "U0999", Deadline: &deadline, Quorum: 2, EscalateTo: []string{"U0BOSS"}, OnDeadline: workflow.ActionSkip, Channel: "C0123"},
 			{ApprovalID: "ap_roundtrip", Seq: 2, At: t0.Add(time.Minute), Type: workflow.EventVoted, Actor: "U0123", Action: workflow.ActionApprove,
-				DraftIndex: &draft, Comment: "fine by me"},
+				DraftIndex: &draft, Comment: "fine by me", Edited: true},
 		},
 	}
-	d := workflow.Decision{Action: workflow.ActionRevise, DraftIndex: 1, Preset: "Shorter", Text: "less", DecidedBy: "U0123", DecidedAt: t0.Add(time.Minute)}
+	d := workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, Edited: "second draft, fixed", Text: "less", DecidedBy: "U0123", DecidedAt: t0.Add(time.Minute)}
 	claimedAt, closedAt := t0.Add(time.Minute+1), t0.Add(2*time.Minute+2)
 
 	steps := []struct {
@@ -74,6 +78,7 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 			return a.MessageFailed(closedAt, workflow.MessageRetry{Base: time.Minute, Max: time.Hour, Attempts: 5})
 		}},
 		{"mark synced", func(a *workflow.Approval) error { return a.MarkMessageSynced() }},
+		{"requester told", func(a *workflow.Approval) error { a.RequesterToldAt = closedAt.Add(time.Second); return nil }},
 	}
 	want, _, err := s.Create(ctx, a)
 	if err != nil {

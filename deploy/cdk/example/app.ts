@@ -1,20 +1,23 @@
-// An example app: the product (Approvals) and publish-with-approval built
+// An example app: the product (Approvals); publish-with-approval built
 // from SlackApprovalTask, once in JSONPath and once in JSONata, the way
-// workflow/definitions ships them. `npm run synth` writes its template to
-// cdk.out/. Deploy it with the CDK CLI (`npx cdk deploy --app 'node
-// dist/example/app.js' -c …`), giving the context values below.
+// workflow/definitions ships them; and the shipped batch workflow, with
+// ECS workers and with a Lambda worker, deployed from its definition
+// file. `npm run synth` writes its template to cdk.out/. Deploy it with
+// the CDK CLI (`npx cdk deploy --app 'node dist/example/app.js' -c …`),
+// giving the context values below.
 
 import * as path from 'path';
 import { App, CfnOutput, Duration, Stack, StackProps } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { acceptRoleDependsOn, Approvals, ApprovalsCode, SlackApprovalTask } from '../lib';
+import { acceptRoleDependsOn, Approvals, ApprovalsCode, BatchWithApprovedRetries, BatchWithApprovedRetriesLambda, SlackApprovalTask } from '../lib';
 
 /** What the example is deployed with: CDK context values (-c name=value), with stand-ins for synth. */
 interface ExampleContext {
@@ -29,6 +32,15 @@ interface ExampleContext {
   approvers: string[];
   draftAgentFunctionArn: string;
   publishFunctionArn: string;
+  definitions: string; // the shipped definitions: make package's dist/definitions, or workflow/definitions
+  batchBucket: string;
+  workerCluster: string;
+  workerTaskDefinitionArn: string; // with its revision
+  workerContainer: string;
+  workerSubnetIds: string[];
+  workerSecurityGroupIds: string[];
+  workerRoleArns: string[]; // the task definition's task and execution roles
+  processItemFunctionArn: string;
 }
 
 function context(app: App): ExampleContext {
@@ -46,13 +58,27 @@ function context(app: App): ExampleContext {
     approvers: list('approvers', 'U0ALICE,S0EDITORS'),
     draftAgentFunctionArn: get('draftAgentFunctionArn', 'arn:aws:lambda:us-east-1:123456789012:function:draft-agent'),
     publishFunctionArn: get('publishFunctionArn', 'arn:aws:lambda:us-east-1:123456789012:function:publish'),
+    definitions: get('definitions', path.join(__dirname, '..', '..', '..', '..', 'workflow', 'definitions')),
+    batchBucket: get('batchBucket', 'acme-batches-123456789012'),
+    workerCluster: get('workerCluster', 'batch-workers'),
+    workerTaskDefinitionArn: get('workerTaskDefinitionArn', 'arn:aws:ecs:us-east-1:123456789012:task-definition/batch-worker:1'),
+    workerContainer: get('workerContainer', 'worker'),
+    workerSubnetIds: list('workerSubnetIds', get('subnetIds', 'subnet-0123456789abcdef0,subnet-0fedcba9876543210')),
+    workerSecurityGroupIds: list('workerSecurityGroupIds', 'sg-0123456789abcdef0'),
+    workerRoleArns: list('workerRoleArns', 'arn:aws:iam::123456789012:role/batch-worker-task,arn:aws:iam::123456789012:role/batch-worker-execution'),
+    processItemFunctionArn: get('processItemFunctionArn', 'arn:aws:lambda:us-east-1:123456789012:function:process-item'),
   };
 }
 
-/** The product and two publish-with-approval state machines. */
+/** The product, two publish-with-approval state machines and the batch workflow with ECS and with Lambda workers. */
 export class ExampleStack extends Stack {
   constructor(scope: Construct, id: string, ctx: ExampleContext, props?: StackProps) {
     super(scope, id, props);
+    const vpc = ec2.Vpc.fromVpcAttributes(this, 'Vpc', {
+      vpcId: ctx.vpcId,
+      availabilityZones: ctx.availabilityZones,
+      privateSubnetIds: ctx.subnetIds,
+    });
     const approvals = new Approvals(this, 'Approvals', {
       code: ApprovalsCode.fromBucket(
         s3.Bucket.fromBucketName(this, 'Artifacts', ctx.artifactsBucket),
@@ -61,11 +87,7 @@ export class ExampleStack extends Stack {
       ),
       botImage: ecs.ContainerImage.fromRegistry(ctx.botImage),
       slackSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'SlackSecret', ctx.slackSecretArn),
-      vpc: ec2.Vpc.fromVpcAttributes(this, 'Vpc', {
-        vpcId: ctx.vpcId,
-        availabilityZones: ctx.availabilityZones,
-        privateSubnetIds: ctx.subnetIds,
-      }),
+      vpc,
     });
     const draftAgent = lambda.Function.fromFunctionArn(this, 'DraftAgent', ctx.draftAgentFunctionArn);
     const publisher = lambda.Function.fromFunctionArn(this, 'Publisher', ctx.publishFunctionArn);
@@ -77,10 +99,44 @@ export class ExampleStack extends Stack {
       acceptRoleDependsOn(machine);
     }
 
+    const [batch, batchLambda] = this.batchWithApprovedRetries(approvals, vpc, ctx);
+    for (const workflow of [batch, batchLambda]) {
+      approvals.addStateMachine(workflow.stateMachine);
+    }
+
     new CfnOutput(this, 'NotifierFunctionArn', { value: approvals.notifier.functionArn });
     new CfnOutput(this, 'TableName', { value: approvals.table.tableName });
     new CfnOutput(this, 'PublishWithApprovalStateMachineArn', { value: jsonPath.stateMachineArn });
     new CfnOutput(this, 'PublishWithApprovalJSONataStateMachineArn', { value: jsonata.stateMachineArn });
+    new CfnOutput(this, 'BatchWithApprovedRetriesStateMachineArn', { value: batch.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'BatchWithApprovedRetriesLambdaStateMachineArn', { value: batchLambda.stateMachine.stateMachineArn });
+  }
+
+  // The shipped batch workflow, as it is: workers on ECS Fargate, and a
+  // Lambda worker, in the same bucket. Your workers' resources are
+  // imported here; resources of the same app work as well.
+  private batchWithApprovedRetries(approvals: Approvals, vpc: ec2.IVpc, ctx: ExampleContext): [BatchWithApprovedRetries, BatchWithApprovedRetriesLambda] {
+    const common = {
+      definitions: ctx.definitions,
+      notifier: approvals.notifier,
+      channel: ctx.channel,
+      approvers: ctx.approvers,
+      bucket: s3.Bucket.fromBucketName(this, 'BatchBucket', ctx.batchBucket),
+    };
+    const batch = new BatchWithApprovedRetries(this, 'BatchWithApprovedRetries', {
+      ...common,
+      cluster: ecs.Cluster.fromClusterAttributes(this, 'WorkerCluster', { clusterName: ctx.workerCluster, vpc }),
+      taskDefinition: ecs.TaskDefinition.fromTaskDefinitionArn(this, 'WorkerTaskDefinition', ctx.workerTaskDefinitionArn),
+      container: ctx.workerContainer,
+      subnets: ctx.workerSubnetIds.map((id, i) => ec2.Subnet.fromSubnetId(this, `WorkerSubnet${i}`, id)),
+      securityGroups: ctx.workerSecurityGroupIds.map((id, i) => ec2.SecurityGroup.fromSecurityGroupId(this, `WorkerSecurityGroup${i}`, id)),
+      workerRoles: ctx.workerRoleArns.map((arn, i) => iam.Role.fromRoleArn(this, `WorkerRole${i}`, arn)),
+    });
+    const batchLambda = new BatchWithApprovedRetriesLambda(this, 'BatchWithApprovedRetriesLambda', {
+      ...common,
+      processItemFunction: lambda.Function.fromFunctionArn(this, 'ProcessItem', ctx.processItemFunctionArn),
+    });
+    return [batch, batchLambda];
   }
 
   // Draft, ask, then publish, revise or stop: JSONPath.

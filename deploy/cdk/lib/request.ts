@@ -29,9 +29,9 @@ export const MIN_HEARTBEAT_SECONDS = 60;
 // heartbeat is sent at most one sweep late.
 export const SWEEP_INTERVAL_SECONDS = 30;
 
-const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
-const GROUP_ID = /^S[A-Z0-9]{2,20}$/;
-const CHANNEL_ID = /^[CGD][A-Z0-9]{2,20}$/;
+export const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+export const GROUP_ID = /^S[A-Z0-9]{2,20}$/;
+export const CHANNEL_ID = /^[CGD][A-Z0-9]{2,20}$/;
 const TS = /^[0-9]{1,12}\.[0-9]{1,8}$/;
 const INTRINSIC_CALL = /^States\.[A-Za-z0-9]+\s*\(/;
 const PERCENT = /^([0-9]{1,2})(?:\.([0-9]{1,2}))?$/;
@@ -81,7 +81,7 @@ function looksUnresolved(s: string): boolean {
   return t.startsWith('$') || t.includes('{%') || t.includes('%}') || INTRINSIC_CALL.test(t);
 }
 
-function quote(s: string): string {
+export function quote(s: string): string {
   return s.length > 40 ? `(a value of ${s.length} characters)` : JSON.stringify(s);
 }
 

@@ -160,21 +160,78 @@ function listen() {
 
 // ---- messages -----------------------------------------------------------------------------
 
-document.addEventListener('click', async e => {
-  const button = e.target.closest('.msg-body button[data-action-id], #home button[data-action-id]');
-  if (!button || button.disabled) return;
-  if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
-  if (button.dataset.url) window.open(button.dataset.url, '_blank', 'noopener');
-  const msg = button.closest('[data-ts]');
+// Slack's confirm dialog: the element's title, text and two buttons; it resolves true when the
+// person confirms. Nothing is sent before that.
+function confirmDialog(el) {
+  return new Promise(resolve => {
+    const d = document.createElement('div');
+    d.className = 'confirm-dialog';
+    d.setAttribute('role', 'alertdialog');
+    const box = document.createElement('div');
+    box.className = 'confirm-box';
+    const title = document.createElement('h3');
+    title.textContent = el.dataset.confirmTitle || 'Are you sure?';
+    const text = document.createElement('p');
+    text.className = 'confirm-text';
+    text.textContent = el.dataset.confirm;
+    const no = document.createElement('button');
+    no.type = 'button'; no.className = 'btn confirm-no'; no.textContent = el.dataset.confirmNo || 'Cancel';
+    const yes = document.createElement('button');
+    yes.type = 'button'; yes.className = 'btn primary confirm-yes'; yes.textContent = el.dataset.confirmYes || 'Yes';
+    const row = document.createElement('div');
+    row.className = 'confirm-buttons';
+    row.append(no, yes);
+    box.append(title, text, row);
+    d.append(box);
+    const done = ok => { d.remove(); resolve(ok); };
+    no.addEventListener('click', () => done(false));
+    yes.addEventListener('click', () => done(true));
+    document.body.append(d);
+    yes.focus();
+  });
+}
+
+// act sends a person's action on a message or their Home: a button, or an option picked in a
+// menu (overflow or select), after the element's confirm dialog if it has one.
+async function act(el, fields) {
+  if (el.dataset.confirm && !(await confirmDialog(el))) return false;
+  const msg = el.closest('[data-ts]');
   const data = msg
     ? { channel: msg.dataset.channel, ts: msg.dataset.ts, ephemeral: msg.dataset.ephemeral || 'false' }
     : { container: 'home' };
-  button.disabled = true;
-  button.classList.add('busy');
-  const res = await post('/click', { as: me(), action_id: button.dataset.actionId, value: button.dataset.value, ...data });
-  button.disabled = false;
-  button.classList.remove('busy');
+  el.disabled = true;
+  el.classList.add('busy');
+  const res = await post('/click', { as: me(), ...fields, ...data });
+  el.disabled = false;
+  el.classList.remove('busy');
   if (!res.ok) toast(res.json.error);
+  return res.ok;
+}
+
+document.addEventListener('click', async e => {
+  const toggle = e.target.closest('.b-overflow-toggle');
+  for (const m of $$('.b-menu')) {
+    if (!toggle || m !== toggle.nextElementSibling) m.hidden = true;
+  }
+  if (toggle) {
+    toggle.nextElementSibling.hidden = !toggle.nextElementSibling.hidden;
+    return;
+  }
+  const item = e.target.closest('.msg-body .b-menu-item, #home .b-menu-item');
+  if (item && !item.disabled) {
+    await act(item, { menu: item.dataset.menuId, option: item.dataset.option, block_id: item.dataset.blockId });
+    return;
+  }
+  const button = e.target.closest('.msg-body button[data-action-id], #home button[data-action-id]');
+  if (!button || button.disabled) return;
+  if (button.dataset.url) window.open(button.dataset.url, '_blank', 'noopener');
+  await act(button, { action_id: button.dataset.actionId, value: button.dataset.value });
+});
+
+document.addEventListener('change', async e => {
+  const select = e.target.closest('.msg-body select.b-select, #home select.b-select');
+  if (!select || !select.value) return;
+  await act(select, { menu: select.dataset.menuId, option: select.value, block_id: select.dataset.blockId });
 });
 
 $('#composer')?.addEventListener('submit', async e => {

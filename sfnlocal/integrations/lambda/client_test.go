@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/sfnapprovals/approvals/sfnlocal/task"
 )
 
 func TestClientInvoke(t *testing.T) {
@@ -81,21 +83,45 @@ func TestClientContextDone(t *testing.T) {
 	}
 }
 
-// A function error's cause is the error document exactly as the function
-// returned it, spacing and member order included: AWS passes it on
-// without re-serialising it.
-func TestFunctionErrorCauseUntouched(t *testing.T) {
+// A function error's cause is the error document: for lambda:invoke
+// re-serialised compactly, members in their order, as AWS recorded a
+// Python function's error (test_task_service_lambda
+// test_raise_exception_catch); for a bare function ARN exactly as the
+// function returned it, spacing included (test_task_lambda
+// test_raise_exception_catch, test_base_scenarios
+// test_lambda_invoke_with_retry_base).
+func TestFunctionErrorCause(t *testing.T) {
 	t.Parallel()
-	const doc = `{"errorType": "Oops",  "errorMessage": "m", "trace": [ 1, 2 ]}`
+	// The document a Python 3 function's unhandled exception posts, as
+	// those recordings hold it (its requestId masked by LocalStack).
+	const doc = `{"errorMessage": "Some exception was raised.", "errorType": "Exception", "requestId": "<uuid:1>", "stackTrace": ["  File \"/var/task/handler.py\", line 2, in handler\n    raise Exception(\"Some exception was raised.\")\n"]}`
+	const compact = `{"errorMessage":"Some exception was raised.","errorType":"Exception","requestId":"<uuid:1>","stackTrace":["  File \"/var/task/handler.py\", line 2, in handler\n    raise Exception(\"Some exception was raised.\")\n"]}`
 	client := newFakeLambdaAPI(t, map[string]Handler{
-		"spaced": func(context.Context, []byte) ([]byte, error) {
-			return nil, &FunctionError{Type: "Oops", Message: "m", Document: []byte(doc)}
+		"python": func(context.Context, []byte) ([]byte, error) {
+			return nil, &FunctionError{Type: "Exception", Message: "Some exception was raised.", Document: []byte(doc)}
+		},
+		"notjson": func(context.Context, []byte) ([]byte, error) {
+			return nil, &FunctionError{Type: "Exception", Document: []byte(`not { json`)}
 		},
 	})
-	for _, call := range []string{`{"FunctionName":"spaced"}`} {
-		_, err := New(client).Invoke(context.Background(), invokeCall(call))
-		if f := failure(t, err); f.Name != "Oops" || f.Cause != doc {
-			t.Errorf("failure = %q, %q; want Oops and the document as returned", f.Name, f.Cause)
-		}
+	tests := []struct {
+		name string
+		call task.Call
+		want string
+	}{
+		{"lambda:invoke", invokeCall(`{"FunctionName":"python"}`), compact},
+		{"function ARN", task.Call{Resource: "arn:aws:lambda:us-east-1:123456789012:function:python", Parameters: json.RawMessage(`{}`)}, doc},
+		{"lambda:invoke, a document that is not JSON", invokeCall(`{"FunctionName":"notjson"}`),
+			"The cause could not be determined because Lambda did not return an error type. Returned payload: not { json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := New(client).Invoke(context.Background(), tt.call)
+			f := failure(t, err)
+			if f.Cause != tt.want {
+				t.Errorf("cause\n got %s\nwant %s", f.Cause, tt.want)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/sfnapprovals/approvals/jsonata/jsonvalue"
 	"github.com/sfnapprovals/approvals/sfnlocal/integrations/internal/awstask"
 	"github.com/sfnapprovals/approvals/sfnlocal/task"
 )
@@ -22,7 +23,7 @@ type response struct {
 // parsed as JSON, plus Step Functions' SDK metadata.
 func (r *response) invokeResult() (json.RawMessage, error) {
 	if r.FunctionError != "" {
-		return nil, r.failure()
+		return nil, r.failure(reserialized(r.Payload))
 	}
 	result := awstask.Metadata(r.StatusCode, r.RequestID, r.headers())
 	result["Payload"] = decodePayload(r.Payload)
@@ -36,20 +37,19 @@ func (r *response) invokeResult() (json.RawMessage, error) {
 // functionResult is a bare function ARN's result: the function's output.
 func (r *response) functionResult() (json.RawMessage, error) {
 	if r.FunctionError != "" {
-		return nil, r.failure()
+		return nil, r.failure(string(r.Payload))
 	}
 	return decodePayload(r.Payload), nil
 }
 
 // failure names a function error after the error document's errorType,
-// or Lambda.Unknown when it has none (a timeout, say); the cause is the
-// document exactly as the function returned it, as AWS passes it on.
-func (r *response) failure() error {
+// or Lambda.Unknown when it has none (a timeout, say), with cause the
+// document as Step Functions reports it.
+func (r *response) failure(cause string) error {
 	var doc struct {
 		ErrorType any `json:"errorType"`
 	}
 	_ = json.Unmarshal(r.Payload, &doc) // a document that is not JSON has no type
-	cause := string(r.Payload)
 	if t, ok := doc.ErrorType.(string); ok && t != "" {
 		return &task.Failure{Name: t, Cause: cause}
 	}
@@ -57,6 +57,21 @@ func (r *response) failure() error {
 		Name:  "Lambda.Unknown",
 		Cause: "The cause could not be determined because Lambda did not return an error type. Returned payload: " + cause,
 	}
+}
+
+// reserialized is a lambda:invoke error document as AWS puts it in the
+// cause: parsed and written again compactly, members in their order (a
+// Python function's {"errorMessage": "…", "errorType": …} becomes
+// {"errorMessage":"…","errorType":…}), as AWS recorded it
+// (test_task_service_lambda). A bare function ARN passes the document on
+// as the function returned it (test_task_lambda, test_base_scenarios).
+// A document that is not JSON is kept as it is.
+func reserialized(doc []byte) string {
+	v, err := jsonvalue.Decode(doc)
+	if err != nil {
+		return string(doc)
+	}
+	return jsonvalue.Encode(v)
 }
 
 // headers are the response headers Lambda sends, as Step Functions reports them.

@@ -29,6 +29,10 @@ type sentMessage struct {
 // QueueUrl or MessageBody with MissingParameter.
 type fakeSQS struct {
 	queues map[string]bool // queue URL → exists
+	// attributesDigest, when set, is the MD5OfMessageAttributes it answers
+	// a message with attributes with; unset, it leaves it out, as some
+	// local SQS stand-ins do.
+	attributesDigest string
 
 	mu   sync.Mutex
 	sent []sentMessage
@@ -81,11 +85,15 @@ func (f *fakeSQS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.sent = append(f.sent, m)
 	f.mu.Unlock()
 	sum := md5.Sum([]byte(m.MessageBody))
-	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-	_ = json.NewEncoder(w).Encode(map[string]string{
+	answer := map[string]string{
 		"MD5OfMessageBody": hex.EncodeToString(sum[:]),
 		"MessageId":        "5fea7756-0ea4-451a-a703-a558b933e274",
-	})
+	}
+	if f.attributesDigest != "" && len(m.MessageAttributes) > 0 {
+		answer["MD5OfMessageAttributes"] = f.attributesDigest
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 func (f *fakeSQS) messages() []sentMessage {

@@ -4,7 +4,9 @@
 // config.LoadDefaultConfig points it at AWS_ENDPOINT_URL_SQS).
 //
 // As Step Functions does, it sends a MessageBody that is not a string as
-// JSON text, and fails the task with SQS.<Exception> when SQS refuses.
+// JSON text, answers with SQS's MD5OfMessageAttributes when the message
+// has attributes, and fails the task with SQS.<Exception> when SQS
+// refuses.
 package sqs
 
 import (
@@ -60,6 +62,13 @@ func (i *Integration) Invoke(ctx context.Context, call task.Call) (json.RawMessa
 	out, err := i.client.SendMessage(ctx, in, serviceValidates)
 	if err != nil {
 		return nil, awstask.SDKFailure(ctx, err, sqsService)
+	}
+	if out.MD5OfMessageAttributes == nil && len(in.MessageAttributes) > 0 {
+		// SQS always answers with the digest of the attributes it
+		// accepted; a local stand-in that leaves it out gets the one SQS
+		// would have computed, so the result is the one AWS records.
+		digest := attributesDigest(in.MessageAttributes)
+		out.MD5OfMessageAttributes = &digest
 	}
 	return result(out)
 }
