@@ -182,6 +182,11 @@ func (r *run) submit(ctx context.Context, it *item, user string, view fakeslack.
 		})
 		if strings.Contains(string(ack.Payload), `"errors"`) {
 			a.set(func(a *deed) { a.answer, a.answered = "the form showed errors: "+string(ack.Payload), true })
+			// The form stays open with its errors; one that asks to try
+			// again (Slack could not check something) is submitted again.
+			if strings.Contains(string(ack.Payload), "again") && r.pause(ctx, r.people.between(thinkMin, thinkMax)) {
+				continue
+			}
 			return sawNothing
 		}
 		seen, _ := r.await(ctx, it, user, a, "")
