@@ -6,7 +6,7 @@ STATICCHECK := tools/staticcheck/$(STATICCHECK_VERSION)/staticcheck
 
 IMAGE       ?= approvals-bot:$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
 
-.PHONY: run demo test tools bench load build package lint cdk cdk-synth sfn-local jsonata-golden screenshot
+.PHONY: run demo test tools bench load soak build package lint cdk cdk-synth sfn-local jsonata-golden screenshot
 
 ## run: the product on this machine (local Step Functions API on 127.0.0.1:8083, DynamoDB Local in .approvals-local,
 ## the notifier, the bot, a Slack stand-in on http://127.0.0.1:8080); no AWS account or Slack workspace. ARGS passes flags.
@@ -48,6 +48,12 @@ sfn-local:
 		-substitute PublishFunctionArn=publish -substitute FileRejectionFunctionArn=file-rejection -substitute ProcessItemFunctionArn=process-item \
 		-substitute BatchBucket=approvals-batch -substitute WorkerCluster=local -substitute WorkerTaskDefinition=process-item \
 		-substitute WorkerContainer=worker -substitute WorkerSubnets=subnet-local -substitute WorkerSecurityGroups=sg-local
+
+## soak: 500 approvals over 2 minutes on 3 approvals-bot processes while replicas are killed and replaced, Slack
+## refreshes sockets and answers 5xx and 429, Step Functions and DynamoDB throttle, deadlines pass; exits 1 unless
+## nothing was lost, doubled or left wrong (docs/soak.md). ARGS passes flags, such as ARGS='-seed 42 -approvals 100'
+soak: tools
+	$(GO) run ./cmd/approvals-soak $(ARGS)
 
 ## build: the bot, the notifier and events Lambdas (arm64, provided.al2023) and sfn-local
 build:

@@ -3,6 +3,7 @@ package slackbot
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -79,7 +80,12 @@ type updateJob struct {
 	// recorded on the approval (workflow.Service.MessageFailed), which
 	// backs it off per record: a decision's update retries quickly a few
 	// times; a sweep's update tries once.
-	tries    int
+	tries int
+	// force: update the message though the record says it shows the
+	// outcome (a late progress update may have replaced it; see correct).
+	force bool
+	// redo: a correction was asked while the job ran; update once more.
+	redo     bool
 	reply    bool // post the thread reply once the message is updated
 	replied  bool // the reply was attempted (or given up)
 	updated  bool // the message shows the outcome; only the reply is left
@@ -151,6 +157,36 @@ func (u *updater) enqueueListed(a workflow.Approval) bool {
 	u.jobs[a.ID] = &updateJob{a: a, listed: true, tries: 1}
 	u.push(a.ID, false)
 	return true
+}
+
+// correct asks for the final approval a's message to show its outcome
+// again, whatever the record says: a progress update of this replica may
+// have reached Slack after the outcome. The job retries as a decision's
+// update does.
+func (u *updater) correct(a workflow.Approval) {
+	if !a.Status.Final() || a.MessageTS == "" {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if j, ok := u.jobs[a.ID]; ok {
+		if j.state == jobBusy {
+			j.redo = true
+			return
+		}
+		j.a, j.listed, j.fresh, j.force, j.updated = a, false, false, true, false
+		if j.state == jobQueued {
+			u.ready = slices.DeleteFunc(u.ready, func(id string) bool { return id == a.ID })
+			u.replyQueue = slices.DeleteFunc(u.replyQueue, func(id string) bool { return id == a.ID })
+			u.push(a.ID, false)
+		}
+		return
+	}
+	if u.stopping {
+		return
+	}
+	u.jobs[a.ID] = &updateJob{a: a, force: true, tries: u.cfg.UpdateAttempts}
+	u.push(a.ID, false)
 }
 
 // push queues the job for its next step: the update, or the reply once the
@@ -300,7 +336,7 @@ func (u *updater) update(ctx context.Context, j *updateJob) {
 		u.done(j)
 		return
 	}
-	if u.updatedElsewhere(ctx, j) {
+	if !j.force && u.updatedElsewhere(ctx, j) {
 		u.updates.Release()
 		u.mu.Lock()
 		j.updated = true // the thread reply is still this replica's to post
@@ -399,10 +435,16 @@ func permanentUpdateError(err error) bool {
 	return false
 }
 
-// done forgets a finished job, unless a reply was asked for while it ran.
+// done forgets a finished job, unless a correction (see correct) or a
+// reply was asked for while it ran.
 func (u *updater) done(j *updateJob) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	if j.redo && !u.stopping {
+		j.redo, j.force, j.updated, j.listed = false, true, false, false
+		u.push(j.a.ID, false)
+		return
+	}
 	if j.updated && j.reply && !j.replied {
 		u.push(j.a.ID, false)
 		return

@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"context"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -30,8 +31,11 @@ const maxRefreshRounds = 4
 // after its update lands the job reads the approval again: if it changed
 // meanwhile (another replica may have shown an older state last) it
 // updates again, and if it was decided meanwhile it shows the outcome, so
-// a late progress update never brings buttons back. A failed update is
-// logged and left: the next change, or the outcome, rewrites the message.
+// a late progress update never brings buttons back; when that correction
+// fails, it goes to the outbox as a decision's update does (correct),
+// since the record may already say the message shows the outcome. Another
+// failed update is logged and left: the next change, or the outcome,
+// rewrites the message.
 func (u *updater) refresh(a workflow.Approval) {
 	if a.MessageTS == "" || a.Status.Final() {
 		return
@@ -67,15 +71,24 @@ func (u *updater) nextRefresh(ctx context.Context) *refreshJob {
 	return nil
 }
 
-// refreshMessage runs one refresh job (see refresh).
+// refreshMessage runs one refresh job (see refresh). Each round takes its
+// turn at chat.update before it reads the approval, so what it sends is
+// what the store held just before: Slack's pacing (a 429 holds every
+// update back for its Retry-After) cannot make it send a state that was
+// decided while it waited.
 func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 	log := u.log.With(zap.String("approval_id", j.id), zap.String("execution_arn", j.executionARN))
 	shown := -1 // the AuditSeq of the state the message shows, once updated
 	for range maxRefreshRounds {
+		sent, err := u.updates.Wait(ctx)
+		if err != nil {
+			break
+		}
 		callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 		a, err := u.approvals.Get(callCtx, j.id)
 		cancel()
 		if err != nil {
+			u.updates.Release()
 			log.Warn("could not read the approval to show its progress", zap.Error(chat.Redacted(err)))
 			break
 		}
@@ -86,11 +99,19 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 			// update, is what the message shows last.
 			msg = blocks.OutcomeMessage(a)
 		case a.Status != workflow.StatusPending, a.AuditSeq == shown:
+			u.updates.Release()
 			u.refreshed(j)
 			return
 		}
-		limited, err := u.updateMessage(ctx, a, msg)
+		limited, err := u.send(ctx, sent, a, msg)
 		switch {
+		case limited && a.Status.Final(), err != nil && a.Status.Final():
+			// This job's progress update may be what the message shows,
+			// after the outcome: the outbox retries the outcome.
+			log.Info("request message showed progress after its outcome; the outbox updates it", zap.Error(chat.NewAPIError("chat.update", err)))
+			u.correct(a)
+			u.refreshed(j)
+			return
 		case limited:
 			u.requeueRefresh(j)
 			return
@@ -107,13 +128,9 @@ func (u *updater) refreshMessage(ctx context.Context, j *refreshJob) {
 	u.refreshed(j)
 }
 
-// updateMessage sends msg as a's message through the chat.update pacer;
-// limited reports a 429, after which the call is to be repeated.
-func (u *updater) updateMessage(ctx context.Context, a workflow.Approval, msg blocks.Message) (limited bool, err error) {
-	sent, err := u.updates.Wait(ctx)
-	if err != nil {
-		return false, err
-	}
+// send sends msg as a's message, in the chat.update turn the pacer gave
+// at sent; limited reports a 429, after which the call is to be repeated.
+func (u *updater) send(ctx context.Context, sent time.Time, a workflow.Approval, msg blocks.Message) (limited bool, err error) {
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
 	_, _, _, err = u.api.UpdateMessageContext(callCtx, a.Channel, a.MessageTS, msg.Options()...)
 	cancel()

@@ -55,3 +55,43 @@ func TestUpdaterRepliesWhenTheMessageWasUpdatedElsewhere(t *testing.T) {
 		t.Fatalf("updates %v, replies %v; want the reply only", u.ready, u.replyQueue)
 	}
 }
+
+// A correction (a late progress update may be what the message shows)
+// updates the message though the record says it is synced: a new job is
+// forced, a job waiting for its reply goes back to the update, and a job
+// being processed is updated once more when it is done.
+func TestUpdaterCorrects(t *testing.T) {
+	t.Parallel()
+	a := workflowtest.DecidedAs(workflowtest.SampleApproval(), workflow.Decision{Action: workflow.ActionApprove, DraftIndex: -1})
+	a.MessageSynced = true
+
+	u := newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
+	u.correct(workflowtest.SampleApproval()) // pending: nothing to correct
+	u.correct(a)
+	if len(u.ready) != 1 || !u.jobs[a.ID].force {
+		t.Fatalf("ready %v, job %+v; want one forced update", u.ready, u.jobs[a.ID])
+	}
+
+	u = newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
+	u.enqueue(a, true) // synced: only the reply is due
+	u.correct(a)
+	if len(u.ready) != 1 || len(u.replyQueue) != 0 || u.jobs[a.ID].updated || !u.jobs[a.ID].reply {
+		t.Fatalf("ready %v, replies %v, job %+v; want the update first, the reply kept", u.ready, u.replyQueue, u.jobs[a.ID])
+	}
+
+	u = newUpdater(nil, nil, DefaultConfig(), zap.NewNop())
+	unsynced := a
+	unsynced.MessageSynced = false
+	u.enqueue(unsynced, false)
+	j := u.jobs[a.ID]
+	u.ready, j.state = nil, jobBusy
+	u.correct(a)
+	if len(u.ready) != 0 {
+		t.Fatalf("a job being processed was queued again: %v", u.ready)
+	}
+	j.updated = true
+	u.done(j)
+	if len(u.ready) != 1 || !j.force || j.updated {
+		t.Errorf("ready %v, job %+v; want the job updating once more, forced", u.ready, j)
+	}
+}

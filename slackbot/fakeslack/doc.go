@@ -15,6 +15,9 @@
 // wait for state to change without sleeping.
 //
 // The fake enforces Slack's documented limits (Block Kit sizes, single-use triggers that expire,
-// chat.update only on the bot's own messages, a 3 s ack deadline, at most 10 sockets) and can inject
-// rate limits and outages. It does not import the testing package, so the local stack uses it too.
+// chat.update only on the bot's own messages, a 3 s ack deadline, at most 10 sockets, Slack's
+// redelivery schedule for unacked events and none for anything else) and can inject rate limits,
+// outages and lost answers (FailMethod, or Options.Faults for every call) and socket refreshes
+// (Disconnect, DisconnectOne). Sockets and Deliveries tell which socket got which envelope. It does
+// not import the testing package, so the local stack uses it too.
 package fakeslack

@@ -18,6 +18,14 @@ func (s *Server) Click(user, channel, messageTS, actionID, value string) (envelo
 	return s.act(user, channel, messageTS, actionRef{button: actionID, value: value}, false)
 }
 
+// ClickVia is Click with the envelope delivered to a chosen socket rather than a random one: socket
+// indexes the live sockets in the order they connected, modulo their number. Slack may deliver any
+// envelope to any of an app's sockets; two clicks via different sockets of different processes
+// reach two replicas at once.
+func (s *Server) ClickVia(socket int, user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
+	return s.act(user, channel, messageTS, actionRef{button: actionID, value: value, via: &socket}, false)
+}
+
 // ClickEphemeral is Click on an ephemeral message shown to user. Like Slack, the payload has
 // container.is_ephemeral and no message; the response_url can replace or delete the message.
 func (s *Server) ClickEphemeral(user, channel, messageTS, actionID, value string) (envelopeID string, err error) {
@@ -29,6 +37,8 @@ func (s *Server) ClickEphemeral(user, channel, messageTS, actionID, value string
 type actionRef struct {
 	button, value       string
 	menu, option, block string
+	// via pins the envelope to a socket (see ClickVia); nil for Slack's pick.
+	via *int
 }
 
 // resolveLocked finds ref in blocks and returns the actions entry of its
@@ -95,7 +105,11 @@ func (s *Server) act(user, channel, messageTS string, ref actionRef, ephemeral b
 		payload["message"] = s.messageJSON(m.Message)
 	}
 	s.mu.Unlock()
-	return s.send(&envelope{Envelope: Envelope{Type: "interactive", Payload: mustJSON(payload)}})
+	env := &envelope{Envelope: Envelope{Type: "interactive", Payload: mustJSON(payload)}}
+	if ref.via != nil {
+		env.pinned, env.via = true, max(*ref.via, 0)
+	}
+	return s.send(env)
 }
 
 // Slash plays user running a slash command in channel, e.g. Slash("U1", "C1", "/approvals",

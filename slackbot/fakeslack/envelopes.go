@@ -14,8 +14,11 @@ import (
 // envelope is still redelivered later; an interactive or slash envelope is recorded as a failure.
 var ErrNoConnection = errors.New("fakeslack: no live socket mode connection")
 
-// maxEventRetries is how often Slack redelivers an unacked events_api envelope.
-const maxEventRetries = 3
+// SlackEventRetries is Slack's schedule of redeliveries of an events_api envelope that was not
+// acknowledged in time: at once, after a minute, after five minutes; then Slack gives up. Slack
+// redelivers nothing else: an interactive or slash command envelope that is not acknowledged shows
+// the person an error instead.
+var SlackEventRetries = []time.Duration{0, time.Minute, 5 * time.Minute}
 
 // Envelope is a Socket Mode envelope as sent to the app.
 type Envelope struct {
@@ -32,6 +35,13 @@ type Ack struct {
 	Latency    time.Duration
 }
 
+// Delivery is one delivery of an envelope: the socket it was written to (0 when no socket was
+// live) and when.
+type Delivery struct {
+	Socket int
+	At     time.Time
+}
+
 type envelope struct {
 	Envelope
 	acceptsResponse bool
@@ -40,6 +50,11 @@ type envelope struct {
 	timer           *time.Timer
 	acked, failed   bool
 	onAck           func(payload json.RawMessage) // runs under s.mu
+	// pinned: the first delivery goes to the live socket via (an index into the live sockets in
+	// the order they connected, modulo their number) rather than to one at random, as Slack picks.
+	pinned     bool
+	via        int
+	deliveries []Delivery
 }
 
 // send registers env and delivers it to one live socket chosen at random.
@@ -73,17 +88,26 @@ func (s *Server) deliverLocked(env *envelope) (*conn, []byte) {
 		}
 	}
 	frame, _ := json.Marshal(msg)
-	env.sentAt.Store(time.Now().UnixNano())
+	now := time.Now()
+	env.sentAt.Store(now.UnixNano())
 	live := s.socket.liveLocked()
-	if len(live) == 0 && env.Type != "events_api" {
-		s.failLocked(env)
-		return nil, nil
+	if len(live) == 0 {
+		env.deliveries = append(env.deliveries, Delivery{At: now})
+		if env.Type != "events_api" {
+			s.failLocked(env)
+			return nil, nil
+		}
 	}
 	env.timer = time.AfterFunc(s.opts.AckTimeout, func() { s.ackTimedOut(env) })
 	if len(live) == 0 {
 		return nil, nil
 	}
-	return live[rand.IntN(len(live))], frame
+	c := live[rand.IntN(len(live))]
+	if env.pinned && len(env.deliveries) == 0 {
+		c = live[env.via%len(live)]
+	}
+	env.deliveries = append(env.deliveries, Delivery{Socket: c.id, At: now})
+	return c, frame
 }
 
 // writeEnvelope writes an envelope's frame and restamps its send time once
@@ -111,9 +135,26 @@ func (s *Server) write(c *conn, frame []byte) error {
 	return nil
 }
 
-// ackTimedOut redelivers an events_api envelope up to maxEventRetries times; anything else
-// becomes a failure the user would have seen.
+// ackTimedOut schedules the next redelivery of an events_api envelope (Options.EventRetries);
+// anything else, or an event past its last retry, becomes a failure the user would have seen.
 func (s *Server) ackTimedOut(env *envelope) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || env.acked || env.failed {
+		return
+	}
+	if env.Type != "events_api" || env.retryAttempt >= len(s.opts.EventRetries) {
+		s.failLocked(env)
+		return
+	}
+	pause := s.opts.EventRetries[env.retryAttempt]
+	env.retryAttempt++
+	env.timer = time.AfterFunc(pause, func() { s.redeliver(env) })
+}
+
+// redeliver delivers an events_api envelope again, to any live socket, unless it was acked
+// meanwhile.
+func (s *Server) redeliver(env *envelope) {
 	s.mu.Lock()
 	if s.closed || env.acked || env.failed {
 		s.mu.Unlock()
@@ -121,12 +162,6 @@ func (s *Server) ackTimedOut(env *envelope) {
 	}
 	s.wg.Add(1)
 	defer s.wg.Done()
-	if env.Type != "events_api" || env.retryAttempt >= maxEventRetries {
-		s.failLocked(env)
-		s.mu.Unlock()
-		return
-	}
-	env.retryAttempt++
 	c, frame := s.deliverLocked(env)
 	s.notifyLocked()
 	s.mu.Unlock()
@@ -243,6 +278,17 @@ func (s *Server) SendRaw(raw []byte) error {
 		return ErrNoConnection
 	}
 	return s.write(live[rand.IntN(len(live))], raw)
+}
+
+// Deliveries returns the deliveries of an envelope, in order: one, or more for a redelivered
+// events_api envelope.
+func (s *Server) Deliveries(envelopeID string) []Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if env, ok := s.socket.envelopes[envelopeID]; ok {
+		return slices.Clone(env.deliveries)
+	}
+	return nil
 }
 
 // Envelope returns an envelope the fake sent, by ID, with its payload as last delivered.

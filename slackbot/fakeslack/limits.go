@@ -6,6 +6,19 @@ import (
 	"time"
 )
 
+// Fault is what Options.Faults does to one Web API call. The zero Fault lets the call through.
+type Fault struct {
+	// Status is the HTTP status of the failure: 429 answers Slack's rate limit (Retry-After and
+	// {"ok":false,"error":"ratelimited"}), a 5xx status an outage (a non-JSON body, as Slack's
+	// load balancers answer). 0 for no failure.
+	Status int
+	// RetryAfter is a 429's Retry-After in whole seconds (at least 1).
+	RetryAfter int
+	// Applied makes a 5xx call take effect before it fails, as when Slack's answer is lost. A
+	// rate-limited call is never applied.
+	Applied bool
+}
+
 type fault struct {
 	remaining int // <0: until Heal
 	status    int

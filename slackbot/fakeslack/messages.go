@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // HumanUserID is the author of messages posted with Server.PostMessage.
@@ -18,8 +19,10 @@ type Message struct {
 	Text string
 	// Blocks is the compact JSON array of blocks, or nil.
 	Blocks json.RawMessage
-	// Updates counts the edits (chat.update or a response URL with replace_original).
+	// Updates counts the edits (chat.update or a response URL with replace_original); Edited is
+	// when the last was made (zero: never), by the fake's clock, to the microsecond.
 	Updates int
+	Edited  time.Time
 	// Ephemeral messages are seen only by To.
 	Ephemeral bool
 	To        string
@@ -87,6 +90,7 @@ func (s *Server) editLocked(sm *storedMessage, text string, blocks json.RawMessa
 	sm.history = append(sm.history, sm.Message)
 	sm.Text, sm.Blocks = text, blocks
 	sm.Updates++
+	sm.Edited = time.UnixMicro(s.opts.Now().UnixMicro())
 	s.notifyLocked()
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,17 @@ type Options struct {
 	Users []User
 	// RateLimits limits Web API methods by name, e.g. "chat.update".
 	RateLimits map[string]RateLimit
+	// Faults, when set, is asked about every Web API call before the fake
+	// answers it, with the call's parameters (without the token; nil when
+	// unreadable), and may fail the call (see Fault); the zero Fault lets
+	// it through. It is called concurrently. Failures injected with
+	// FailMethod come first, and rate limits after.
+	Faults func(method string, params url.Values) Fault
+	// EventRetries are the pauses before each redelivery of an events_api
+	// envelope that missed its ack deadline, one per retry. Default Slack's
+	// schedule: at once, then after 1 minute, then after 5 minutes.
+	// Interactive and slash command envelopes are never redelivered.
+	EventRetries []time.Duration
 	// Listener, when set, is where the fake serves, and its address is in
 	// every URL the fake hands out (a fixed one keeps message links valid
 	// across restarts); Close closes it. Default a free port on 127.0.0.1.
@@ -78,6 +90,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.EventRetries == nil {
+		o.EventRetries = SlackEventRetries
 	}
 	return o
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // SnapshotVersion is the version of the Snapshot format this package
@@ -42,6 +43,7 @@ type SavedMessage struct {
 	Text      string          `json:"text,omitempty"`
 	Blocks    json.RawMessage `json:"blocks,omitempty"`
 	Updates   int             `json:"updates,omitempty"`
+	Edited    int64           `json:"editedMicros,omitempty"` // Unix microseconds
 	Ephemeral bool            `json:"ephemeral,omitempty"`
 	To        string          `json:"to,omitempty"`
 	Deleted   bool            `json:"deleted,omitempty"`
@@ -49,13 +51,21 @@ type SavedMessage struct {
 }
 
 func saved(m Message) SavedMessage {
-	return SavedMessage{Channel: m.Channel, TS: m.TS, ThreadTS: m.ThreadTS, User: m.User, Text: m.Text, Blocks: m.Blocks,
+	s := SavedMessage{Channel: m.Channel, TS: m.TS, ThreadTS: m.ThreadTS, User: m.User, Text: m.Text, Blocks: m.Blocks,
 		Updates: m.Updates, Ephemeral: m.Ephemeral, To: m.To, Deleted: m.Deleted}
+	if !m.Edited.IsZero() {
+		s.Edited = m.Edited.UnixMicro()
+	}
+	return s
 }
 
 func (m SavedMessage) message() Message {
-	return Message{Channel: m.Channel, TS: m.TS, ThreadTS: m.ThreadTS, User: m.User, Text: m.Text, Blocks: m.Blocks,
+	out := Message{Channel: m.Channel, TS: m.TS, ThreadTS: m.ThreadTS, User: m.User, Text: m.Text, Blocks: m.Blocks,
 		Updates: m.Updates, Ephemeral: m.Ephemeral, To: m.To, Deleted: m.Deleted}
+	if m.Edited != 0 {
+		out.Edited = time.UnixMicro(m.Edited)
+	}
+	return out
 }
 
 // Snapshot returns the server's durable state: channel messages by

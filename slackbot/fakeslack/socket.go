@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strconv"
@@ -69,7 +70,16 @@ func (c *conn) disconnect(reason string) {
 	c.close()
 }
 
+// Socket is one Socket Mode connection an app opened: its ID (as in Delivery), the app's address
+// as the fake saw it, when it opened and, once it has, when it closed.
+type Socket struct {
+	ID             int
+	Remote         string
+	Opened, Closed time.Time
+}
+
 type socketState struct {
+	history   []*Socket // every accepted socket, in the order they opened
 	tickets   map[string]bool
 	opens     int
 	conns     map[int]*conn
@@ -142,11 +152,53 @@ func (s *Server) RefuseConnections(reason string) {
 	s.socket.refuse = reason
 }
 
+// Sockets returns every socket accepted so far, live or closed, in the order they opened.
+func (s *Server) Sockets() []Socket {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Socket, 0, len(s.socket.history))
+	for _, h := range s.socket.history {
+		out = append(out, *h)
+	}
+	return out
+}
+
+// DisconnectOne sends {"type":"disconnect","reason":reason} to one live socket chosen at random and
+// closes it, as Slack refreshes an app's connections one at a time. It returns the socket's ID, or
+// 0 when none was live.
+func (s *Server) DisconnectOne(reason string) int {
+	s.mu.Lock()
+	live := s.socket.liveLocked()
+	if len(live) == 0 {
+		s.mu.Unlock()
+		return 0
+	}
+	c := live[rand.IntN(len(live))]
+	delete(s.socket.conns, c.id)
+	s.closedLocked(c.id)
+	s.notifyLocked()
+	s.mu.Unlock()
+	c.disconnect(reason)
+	return c.id
+}
+
+// closedLocked stamps the close time of socket id in its history.
+func (s *Server) closedLocked(id int) {
+	for _, h := range s.socket.history {
+		if h.ID == id && h.Closed.IsZero() {
+			h.Closed = time.Now()
+		}
+	}
+}
+
 // Disconnect sends {"type":"disconnect","reason":reason} to every live socket and closes it.
 func (s *Server) Disconnect(reason string) {
 	s.mu.Lock()
 	conns := s.socket.liveLocked()
 	clear(s.socket.conns)
+	for _, c := range conns {
+		s.closedLocked(c.id)
+	}
 	s.notifyLocked()
 	s.mu.Unlock()
 	for _, c := range conns {
@@ -186,6 +238,7 @@ func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) {
 	s.socket.connSeq++
 	c.id = s.socket.connSeq
 	s.socket.conns[c.id] = c
+	s.socket.history = append(s.socket.history, &Socket{ID: c.id, Remote: r.RemoteAddr, Opened: time.Now()})
 	n := len(s.socket.conns)
 	s.notifyLocked()
 	s.mu.Unlock()
@@ -195,6 +248,7 @@ func (s *Server) handleLink(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		if s.socket.conns[c.id] == c {
 			delete(s.socket.conns, c.id)
+			s.closedLocked(c.id)
 			s.notifyLocked()
 		}
 		s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -239,8 +240,9 @@ func TestUnackedEventIsRedelivered(t *testing.T) {
 	}
 }
 
-func TestEventGivesUpAfterThreeRetries(t *testing.T) {
-	s := newServer(t, fakeslack.Options{AckTimeout: 50 * time.Millisecond})
+func TestEventGivesUpAfterItsRetries(t *testing.T) {
+	// Slack's schedule, shortened: as many retries as pauses, then a failure.
+	s := newServer(t, fakeslack.Options{AckTimeout: 50 * time.Millisecond, EventRetries: []time.Duration{0, 10 * time.Millisecond, 20 * time.Millisecond}})
 	b := startBot(t, s)
 	id, err := s.SendEvent("app_mention", map[string]any{"user": "U1", "text": "hi", "channel": "C1", "ts": "1.000001"})
 	if err != nil {
@@ -256,6 +258,113 @@ func TestEventGivesUpAfterThreeRetries(t *testing.T) {
 	}
 	if got := s.Failures()[0]; got != id {
 		t.Errorf("Failures = %v, want [%s]", s.Failures(), id)
+	}
+	if got := len(s.Deliveries(id)); got != 4 {
+		t.Errorf("%d deliveries recorded, want 4", got)
+	}
+}
+
+func TestSlackRetriesEventsThreeTimesOverFiveMinutes(t *testing.T) {
+	t.Parallel()
+	want := []time.Duration{0, time.Minute, 5 * time.Minute}
+	if !slices.Equal(fakeslack.SlackEventRetries, want) {
+		t.Errorf("SlackEventRetries = %v, want Slack's %v", fakeslack.SlackEventRetries, want)
+	}
+}
+
+// An event whose socket closed before it was acked is delivered again on a socket still open.
+func TestUnackedEventIsRedeliveredOnAnotherSocket(t *testing.T) {
+	s := newServer(t, fakeslack.Options{AckTimeout: 100 * time.Millisecond})
+	api := newAPI(t, s, s.BotToken())
+	first, _ := dialRaw(t, api)
+	readRequest(t, first) // hello
+	id, err := s.SendEvent("app_home_opened", map[string]any{"user": "U1", "tab": "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req := readRequest(t, first); req.EnvelopeID != id {
+		t.Fatalf("first socket got %+v", req)
+	}
+	_ = first.Close()
+	second, _ := dialRaw(t, api)
+	readRequest(t, second) // hello
+	req := readRequest(t, second)
+	if req.EnvelopeID != id || req.RetryAttempt != 1 || req.RetryReason != "timeout" {
+		t.Fatalf("second socket got %s attempt %d %q, want %s attempt 1 timeout", req.EnvelopeID, req.RetryAttempt, req.RetryReason, id)
+	}
+	if err := second.WriteJSON(map[string]string{"envelope_id": id}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WaitAck(waitCtx(t), id); err != nil {
+		t.Fatal(err)
+	}
+	sockets := s.Sockets()
+	d := s.Deliveries(id)
+	if len(sockets) != 2 || len(d) != 2 || d[0].Socket != sockets[0].ID || d[1].Socket != sockets[1].ID {
+		t.Errorf("deliveries %+v, sockets %+v: want one on each socket, in order", d, sockets)
+	}
+}
+
+// ClickVia delivers to the chosen socket; Sockets tells which is which.
+func TestClickViaChosenSocket(t *testing.T) {
+	s := newServer(t, fakeslack.Options{AckTimeout: time.Minute})
+	api := newAPI(t, s, s.BotToken())
+	_, ts, err := api.PostMessage("C1", slack.MsgOptionText("request", false), slack.MsgOptionBlocks(approvalBlocks()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns []*websocket.Conn
+	for range 2 {
+		ws, _ := dialRaw(t, api)
+		readRequest(t, ws) // hello
+		conns = append(conns, ws)
+	}
+	for socket, ws := range []*websocket.Conn{conns[0], conns[1], conns[0]} {
+		id, err := s.ClickVia(socket, "U1", "C1", ts, "reject", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if req := readRequest(t, ws); req.EnvelopeID != id {
+			t.Errorf("ClickVia(%d) reached another socket: %+v", socket, req)
+		}
+		if d := s.Deliveries(id); len(d) != 1 || d[0].Socket != s.Sockets()[socket%2].ID {
+			t.Errorf("ClickVia(%d) deliveries = %+v, sockets %+v", socket, d, s.Sockets())
+		}
+	}
+	for _, sock := range s.Sockets() {
+		if sock.Remote == "" || sock.Opened.IsZero() || !sock.Closed.IsZero() {
+			t.Errorf("socket %+v: want its remote address, opened, not closed", sock)
+		}
+	}
+}
+
+func TestDisconnectOneLeavesTheOthers(t *testing.T) {
+	s := newServer(t, fakeslack.Options{})
+	api := newAPI(t, s, s.BotToken())
+	var conns []*websocket.Conn
+	for range 3 {
+		ws, _ := dialRaw(t, api)
+		readRequest(t, ws) // hello
+		conns = append(conns, ws)
+	}
+	id := s.DisconnectOne(fakeslack.ReasonRefreshRequested)
+	if got := s.Connections(); got != 2 {
+		t.Errorf("Connections = %d, want 2", got)
+	}
+	for i, sock := range s.Sockets() {
+		if closed := !sock.Closed.IsZero(); closed != (sock.ID == id) {
+			t.Errorf("socket %d closed = %v after DisconnectOne closed %d", sock.ID, closed, id)
+		}
+		if sock.ID != id {
+			continue
+		}
+		if req := readRequest(t, conns[i]); req.Type != "disconnect" || req.Reason != fakeslack.ReasonRefreshRequested {
+			t.Errorf("disconnected socket got %+v", req)
+		}
+	}
+	s.Disconnect(fakeslack.ReasonWarning)
+	if got := s.DisconnectOne(fakeslack.ReasonWarning); got != 0 {
+		t.Errorf("DisconnectOne with no socket = %d, want 0", got)
 	}
 }
 

@@ -60,7 +60,23 @@ func (s *Server) handleAPI(w http.ResponseWriter, r *http.Request) {
 	status, applied, failed := s.injectedFailureLocked(method)
 	var retryAfter int
 	var limited bool
-	if !failed {
+	if !failed && s.opts.Faults != nil {
+		var params url.Values
+		if req != nil {
+			params = withoutToken(req.params)
+		}
+		s.mu.Unlock()
+		f := s.opts.Faults(method, params)
+		s.mu.Lock()
+		switch {
+		case f.Status == http.StatusTooManyRequests:
+			retryAfter, limited = max(f.RetryAfter, 1), true
+			s.api.limited[method]++
+		case f.Status != 0:
+			status, applied, failed = f.Status, f.Applied, true
+		}
+	}
+	if !failed && !limited {
 		var channel string
 		if req != nil {
 			channel = req.params.Get("channel")

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,7 +131,7 @@ func TestChatRoundTrip(t *testing.T) {
 	}
 
 	got, ok := s.Message("C1", ts)
-	want := fakeslack.Message{Channel: "C1", TS: ts, User: "UBOT", Text: "Approved by U1", Blocks: json.RawMessage("[]"), Updates: 1}
+	want := fakeslack.Message{Channel: "C1", TS: ts, User: "UBOT", Text: "Approved by U1", Blocks: json.RawMessage("[]"), Updates: 1, Edited: time.Unix(1700000000, 0)}
 	if !ok {
 		t.Fatalf("Message(C1, %s) not found", ts)
 	}
@@ -310,6 +312,74 @@ func TestFailMethod(t *testing.T) {
 	}
 	if got, want := len(s.Messages("C1")), 2; got != want {
 		t.Errorf("stored %d messages, want %d", got, want)
+	}
+}
+
+func TestFaultsHook(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		fault       fakeslack.Fault
+		wantPosted  bool
+		wantStatus  int
+		wantLimited time.Duration
+	}{
+		{"through", fakeslack.Fault{}, true, 0, 0},
+		{"outage", fakeslack.Fault{Status: http.StatusServiceUnavailable}, false, 503, 0},
+		{"answer lost", fakeslack.Fault{Status: http.StatusInternalServerError, Applied: true}, true, 500, 0},
+		{"rate limited", fakeslack.Fault{Status: http.StatusTooManyRequests, RetryAfter: 7, Applied: true}, false, 0, 7 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var asked []string
+			var mu sync.Mutex
+			s := newServer(t, fakeslack.Options{Faults: func(method string, params url.Values) fakeslack.Fault {
+				mu.Lock()
+				defer mu.Unlock()
+				asked = append(asked, method)
+				if params.Get("token") != "" {
+					t.Errorf("Faults got the token")
+				}
+				if method == "chat.postMessage" && params.Get("channel") != "C1" {
+					t.Errorf("Faults got %v, want the post's parameters", params)
+				}
+				if method == "chat.postMessage" {
+					return tt.fault
+				}
+				return fakeslack.Fault{}
+			}})
+			api := newAPI(t, s, s.BotToken())
+			_, _, err := api.PostMessage("C1", slack.MsgOptionText("x", false))
+			var sc slack.StatusCodeError
+			var rl *slack.RateLimitedError
+			switch {
+			case tt.wantStatus != 0 && (!errors.As(err, &sc) || sc.Code != tt.wantStatus):
+				t.Errorf("error = %v, want status %d", err, tt.wantStatus)
+			case tt.wantLimited != 0 && (!errors.As(err, &rl) || rl.RetryAfter != tt.wantLimited):
+				t.Errorf("error = %v, want rate limited for %v", err, tt.wantLimited)
+			case tt.wantStatus == 0 && tt.wantLimited == 0 && err != nil:
+				t.Errorf("error = %v", err)
+			}
+			if posted := len(s.Messages("C1")) == 1; posted != tt.wantPosted {
+				t.Errorf("posted = %v, want %v", posted, tt.wantPosted)
+			}
+			if _, err := api.AuthTest(); err != nil {
+				t.Errorf("auth.test with no fault: %v", err)
+			}
+			wantLimited := 0
+			if tt.wantLimited != 0 {
+				wantLimited = 1
+			}
+			if got := s.Limited("chat.postMessage"); got != wantLimited {
+				t.Errorf("Limited = %d, want %d", got, wantLimited)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(asked, []string{"chat.postMessage", "auth.test"}) {
+				t.Errorf("Faults was asked about %v", asked)
+			}
+		})
 	}
 }
 
