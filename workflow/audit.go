@@ -152,7 +152,7 @@ func (s *Service) audit(ctx context.Context, a Approval) Approval {
 }
 
 func (s *Service) writeAudit(ctx context.Context, a Approval) (Approval, error) {
-	events := withRecords(a, a.AuditOutbox)
+	events := WithRecords(a, a.AuditOutbox)
 	if err := s.Audit.Append(ctx, a, events); err != nil {
 		return a, fmt.Errorf("write %d audit events of approval %s: %w", len(events), a.ID, err)
 	}

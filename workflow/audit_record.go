@@ -72,11 +72,11 @@ func (r DecisionRecord) clone() DecisionRecord {
 	return r
 }
 
-// withRecords returns events with the decision record of a added to each
+// WithRecords returns events with the decision record of a added to each
 // decision event (voted, decided) that has none; the others as they are.
 // The request's text never changes, and a person's vote and the decision
 // stay as recorded, so the record is the same whenever it is written.
-func withRecords(a Approval, events []AuditEvent) []AuditEvent {
+func WithRecords(a Approval, events []AuditEvent) []AuditEvent {
 	out := make([]AuditEvent, len(events))
 	for i, e := range events {
 		if e.Record == nil && (e.Type == EventVoted || e.Type == EventDecided) {

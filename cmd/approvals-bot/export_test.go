@@ -22,12 +22,16 @@ import (
 )
 
 // recording is a Store that keeps a copy of every audit event the changes
-// it stores record (the store writes them with the change).
+// it stores record, as the store writes them with the change (with the
+// record of what was decided on a vote or decision).
 type recording struct {
 	workflow.Store
 	mu     sync.Mutex
 	events map[string]workflow.AuditEvent // by approval and seq
 }
+
+// WritesAuditEvents: the DynamoDB store it wraps writes them itself.
+func (r *recording) WritesAuditEvents() {}
 
 func (r *recording) keep(events []workflow.AuditEvent) {
 	r.mu.Lock()
@@ -40,7 +44,7 @@ func (r *recording) keep(events []workflow.AuditEvent) {
 func (r *recording) Create(ctx context.Context, a workflow.Approval) (workflow.Approval, bool, error) {
 	stored, created, err := r.Store.Create(ctx, a)
 	if created {
-		r.keep(a.AuditOutbox)
+		r.keep(workflow.WithRecords(a, a.AuditOutbox))
 	}
 	return stored, created, err
 }
@@ -49,7 +53,7 @@ func (r *recording) Update(ctx context.Context, id string, change func(*workflow
 	var events []workflow.AuditEvent
 	stored, err := r.Store.Update(ctx, id, func(a *workflow.Approval) error {
 		err := change(a)
-		events = a.AuditOutbox
+		events = workflow.WithRecords(*a, a.AuditOutbox)
 		return err
 	})
 	if err == nil {
@@ -111,6 +115,9 @@ func TestExportAuditRoundTrip(t *testing.T) {
 		}
 		now = now.Add(time.Minute)
 		if _, err := svc.Decide(t.Context(), a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: workflow.NoDraft, DecidedBy: "U0ALICE", Text: "ok"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.MessageSynced(t.Context(), a.ID); err != nil { // the message updated, as the bot records it
 			t.Fatal(err)
 		}
 	}

@@ -142,13 +142,22 @@ func TestDecisionRoundTrips(t *testing.T) {
 }
 
 // wantEvents fails the test unless the audit trail holds exactly the
-// events of the approval, in order.
+// events of the approval, in order, each vote and decision with the record
+// of what the person saw and decided.
 func wantEvents(t *testing.T, r *replicas, id string, want ...workflow.EventType) {
 	t.Helper()
 	var got []workflow.EventType
 	err := r.audit.Export(t.Context(), t0.Add(-time.Hour), r.clock.Now().Add(time.Hour), func(e workflow.AuditEvent) error {
-		if e.ApprovalID == id {
-			got = append(got, e.Type)
+		if e.ApprovalID != id {
+			return nil
+		}
+		got = append(got, e.Type)
+		if e.Type == workflow.EventVoted || e.Type == workflow.EventDecided {
+			if e.Record == nil || e.Record.Title == "" || len(e.Record.Drafts) == 0 {
+				t.Errorf("%s event %d of %s has no record of what was decided: %+v", e.Type, e.Seq, id, e.Record)
+			} else if e.Action == workflow.ActionApprove && e.Record.Decided == nil {
+				t.Errorf("%s event %d of %s does not record the draft approved: %+v", e.Type, e.Seq, id, e.Record)
+			}
 		}
 		return nil
 	})

@@ -119,7 +119,7 @@ func (s *Store) sideWrites(before record, a workflow.Approval, room int) (record
 		n--
 	}
 	events := a.AuditOutbox[:n]
-	for _, e := range events {
+	for _, e := range workflow.WithRecords(a, events) {
 		put(eventItem(e, s.retention))
 	}
 	for _, e := range latestActs(events) {
