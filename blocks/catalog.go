@@ -341,6 +341,7 @@ const (
 	// Answers while the bot shuts down.
 	KDownClickNotApplied  Key = "down.click_not_applied"
 	KDownClickCut         Key = "down.click_cut"
+	KDownRecorded         Key = "down.recorded"
 	KDownSubmitNotApplied Key = "down.submit_not_applied"
 	KDownSubmitCut        Key = "down.submit_cut"
 	KDownOpenNotDone      Key = "down.open_not_done"

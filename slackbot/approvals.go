@@ -18,18 +18,24 @@ type Approvals interface {
 	// ClickedOn checks a click on the message on against a: an approval
 	// with no recorded message records on. It returns a as it now stands.
 	ClickedOn(ctx context.Context, a workflow.Approval, on workflow.MessageRef) (workflow.Approval, error)
-	// DecideOn applies the decision, made on the message on, exactly once
-	// and returns the approval as it now stands, also alongside most errors.
-	DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error)
+	// Claim records the decision, made on the message on, durably (the
+	// approval claimed, or a vote counted) without resuming anything;
+	// Resume then resumes the execution and records the outcome, exactly
+	// once. Together they are DecideOn. Alongside most errors Claim returns
+	// the approval as it stands (Claimed.Approval); with one, nothing was
+	// recorded.
+	Claim(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Claimed, error)
+	Resume(ctx context.Context, c workflow.Claimed) (workflow.Approval, error)
 	// Delegate hands the approval from the person from to the person to,
 	// from a button on the message on (zero: from the App Home or a modal
 	// opened there), and returns the approval as it now stands, also
 	// alongside most errors (EINVALID, EFORBIDDEN, ECONFLICT, …).
 	Delegate(ctx context.Context, id, from, to string, on workflow.MessageRef) (workflow.Approval, error)
-	// Withdraw takes the pending approval back for its requester user,
-	// from the message on (zero: the App Home), and returns it as it now
-	// stands, also alongside most errors (EFORBIDDEN for anybody else).
-	Withdraw(ctx context.Context, id, user, reason string, on workflow.MessageRef) (workflow.Approval, error)
+	// ClaimWithdrawal records that the requester user takes the pending
+	// approval back, from the message on (zero: the App Home), as Claim
+	// records a decision (EFORBIDDEN for anybody else); Resume fails the
+	// execution.
+	ClaimWithdrawal(ctx context.Context, id, user, reason string, on workflow.MessageRef) (workflow.Claimed, error)
 	// ClaimRequesterNotice claims the one direct message the requester of
 	// the final approval gets; true for the one caller that sends it.
 	ClaimRequesterNotice(ctx context.Context, id string) (workflow.Approval, bool, error)

@@ -17,8 +17,12 @@ import (
 
 // Config tunes the bot. Zero fields take the values of DefaultConfig.
 type Config struct {
-	// Workers bounds the clicks, submissions and commands handled at once.
-	// Acks never wait for them.
+	// Workers bounds the clicks, submissions and commands handled at once,
+	// and, on goroutines of their own, the decisions being recorded at once.
+	// A click or submission that decides is acked once its decision is
+	// recorded in the store (claimed, or a vote counted), so that an
+	// acknowledged decision survives the replica; every other ack waits for
+	// nothing.
 	Workers int
 	// ShutdownTimeout bounds how long Run lets in-flight work and queued
 	// message updates finish after its context is cancelled. Clicks,
@@ -147,6 +151,7 @@ type Bot struct {
 	api        *slack.Client
 	log        *zap.Logger
 	pool       *pool
+	claims     *pool // decisions to record, then ack (see Config.Workers)
 	updates    *updater
 	homes      *homes
 	ephemerals *pacing.Pacer // chat.postEphemeral
@@ -170,6 +175,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	b := &Bot{cfg: cfg, approvals: approvals, api: api, log: logger, site: workspace{api: api}, metrics: cfg.Metrics}
 	b.health = health{window: cfg.ReadyWindow, now: time.Now}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
+	b.claims = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
 	b.homes = newHomes(api, approvals, &b.site, cfg, logger)
 	b.ephemerals = pacing.New(pacing.Rate{})
@@ -198,6 +204,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	outbox, stopOutbox := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOutbox()
 	poolDone := b.pool.run(work, b.cfg.Workers)
+	claimsDone := b.claims.run(work, b.cfg.Workers)
 	updatesDone := make(chan struct{})
 	go func() { defer close(updatesDone); b.updates.run(outbox) }()
 	homesDone := make(chan struct{})
@@ -240,6 +247,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-sweepDone
 	<-siteDone
 	<-watchDone
+	b.claims.close() // a recorded decision queues its resume on the pool
+	<-claimsDone
 	b.pool.close()
 	<-poolDone
 	b.answerLeftovers(reserve, missed)

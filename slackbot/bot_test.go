@@ -535,21 +535,22 @@ func TestInvalidAuthIsFatal(t *testing.T) {
 	}
 }
 
-// gatedApprovals holds every DecideOn until released.
+// gatedApprovals holds every resume (after the decision is recorded and
+// acked) until released.
 type gatedApprovals struct {
 	Approvals
 	entered chan struct{}
 	release chan struct{}
 }
 
-func (g gatedApprovals) DecideOn(ctx context.Context, id string, d workflow.Decision, on workflow.MessageRef) (workflow.Approval, error) {
+func (g gatedApprovals) Resume(ctx context.Context, c workflow.Claimed) (workflow.Approval, error) {
 	g.entered <- struct{}{}
 	select {
 	case <-g.release:
 	case <-ctx.Done():
-		return workflow.Approval{}, ctx.Err()
+		return c.Approval, ctx.Err()
 	}
-	return g.Approvals.DecideOn(ctx, id, d, on)
+	return g.Approvals.Resume(ctx, c)
 }
 
 func TestShutdownFinishesInFlightWork(t *testing.T) {

@@ -80,9 +80,9 @@ func (b *Bot) localeOf(a workflow.Approval) string {
 }
 
 // decideClick handles Approve, Approve draft N and Skip.
-func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision) {
+func (b *Bot) decideClick(ctx context.Context, c click, d workflow.Decision, ack func()) {
 	d.DecidedBy = c.user
-	b.decide(ctx, c.replyTo(), c.approvalID, d, c.on, c.logger(b.log))
+	b.decide(ctx, c.replyTo(), c.approvalID, d, c.on, c.logger(b.log), ack)
 }
 
 // replyTo is where the answer to the click goes.
@@ -90,12 +90,29 @@ func (c click) replyTo() replyTo {
 	return replyTo{user: c.user, channel: c.channel, thread: c.thread, home: c.home}
 }
 
-// decide records a decision and translates the outcome: the message update
-// on success, a private explanation otherwise.
-func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, on workflow.MessageRef, log *zap.Logger) {
+// decide records a decision (Approvals.Claim), then acks it with ack: from
+// then on the decision no longer depends on this replica. The resume goes
+// to the pool; the outcome is translated by decided.
+func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, on workflow.MessageRef, log *zap.Logger, ack func()) {
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-	a, err := b.approvals.DecideOn(dctx, id, d, on)
+	c, err := b.approvals.Claim(dctx, id, d, on)
 	cancel()
+	ack()
+	if err == nil && c.Pending() {
+		b.pool.push(job{run: func(ctx context.Context) {
+			dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+			a, err := b.approvals.Resume(dctx, c)
+			cancel()
+			b.decided(ctx, to, id, d, a, err, log)
+		}, abandon: b.recordedAbandoned(to.within(c.Approval), log)})
+		return
+	}
+	b.decided(ctx, to, id, d, c.Approval, err, log)
+}
+
+// decided translates the outcome of a decision: the message update on
+// success, a private explanation otherwise.
+func (b *Bot) decided(ctx context.Context, to replyTo, id string, d workflow.Decision, a workflow.Approval, err error, log *zap.Logger) {
 	b.metrics.decided(err, a)
 	if a.Channel == "" && to.channel == "" {
 		a, _ = b.lookup(ctx, id) // a modal submission has no channel of its own
@@ -166,8 +183,9 @@ const triggerBudget = 2800 * time.Millisecond
 // openModal handles the buttons that open a modal (Approve with comment,
 // Reject, Request changes, Hand over): the modal opens only for somebody
 // who may decide a pending approval, within the click's 3-second trigger
-// window.
-func (b *Bot) openModal(ctx context.Context, c click) {
+// window. A menu's decision with nothing to confirm is decided at once,
+// acked with ack once recorded.
+func (b *Bot) openModal(ctx context.Context, c click, ack func()) {
 	log := c.logger(b.log)
 	to := c.replyTo()
 	// Slack refuses the trigger 3 s after the click: past that, trying is
@@ -220,7 +238,7 @@ func (b *Bot) openModal(ctx context.Context, c click) {
 			return
 		}
 		d.DecidedBy = c.user
-		b.decide(ctx, to, a.ID, d, c.on, log)
+		b.decide(ctx, to, a.ID, d, c.on, log, ack)
 		return
 	}
 	view, ref, refusal := modalFor(a, c)
@@ -283,13 +301,15 @@ func modalFor(a workflow.Approval, c click) (slack.ModalViewRequest, modalRef, s
 	return blocks.ApproveModal(a, c.draft), ref, ""
 }
 
-// delegate hands an approval on, from a submitted Hand over modal: the
-// message and its thread say so, the delegate's App Home lists it.
-func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate string, log *zap.Logger) {
+// delegate hands an approval on, from a submitted Hand over modal, and
+// acks it with ack once recorded: the message and its thread say so, the
+// delegate's App Home lists it.
+func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate string, log *zap.Logger, ack func()) {
 	log = log.With(zap.String("delegate", delegate))
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
 	a, err := b.approvals.Delegate(dctx, ref.id, to.user, delegate, ref.on)
 	cancel()
+	ack() // the hand-over is recorded (or refused): the modal closes
 	if a.Channel == "" && to.channel == "" {
 		a, _ = b.lookup(ctx, ref.id)
 	}

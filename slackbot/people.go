@@ -21,7 +21,7 @@ import (
 // presetClick handles a preset's button: a change request with that
 // preset, at once, exactly as the Request changes modal sends it (the
 // button carried Slack's confirm dialog when the request asks for one).
-func (b *Bot) presetClick(ctx context.Context, c click) {
+func (b *Bot) presetClick(ctx context.Context, c click, ack func()) {
 	log := c.logger(b.log)
 	a, err := b.lookup(ctx, c.approvalID)
 	if err != nil {
@@ -35,12 +35,12 @@ func (b *Bot) presetClick(ctx context.Context, c click) {
 		return
 	}
 	d.DecidedBy = c.user
-	b.decide(ctx, c.replyTo(), c.approvalID, d, c.on, log)
+	b.decide(ctx, c.replyTo(), c.approvalID, d, c.on, log, ack)
 }
 
 // sureSubmitted does the action an "are you sure?" modal confirmed: a
 // skip or a preset's change request.
-func (b *Bot) sureSubmitted(ctx context.Context, to replyTo, c click, log *zap.Logger) {
+func (b *Bot) sureSubmitted(ctx context.Context, to replyTo, c click, log *zap.Logger, ack func()) {
 	a, err := b.lookup(ctx, c.approvalID)
 	if err != nil {
 		b.tellLookupFailed(ctx, to, err, log)
@@ -53,7 +53,7 @@ func (b *Bot) sureSubmitted(ctx context.Context, to replyTo, c click, log *zap.L
 		return
 	}
 	d.DecidedBy = c.user
-	b.decide(ctx, to, a.ID, d, c.on, log)
+	b.decide(ctx, to, a.ID, d, c.on, log, ack)
 }
 
 // tellLookupFailed answers a click whose approval could not be read.
@@ -97,7 +97,8 @@ func (b *Bot) editPicked(ctx context.Context, envelopeID string, arrived time.Ti
 // over modal: an app or a bot, a deactivated account, a guest (single- or
 // multi-channel: they may not see the request's channel) or a user Slack
 // does not know is refused in the modal, as Slack shows form errors. It
-// reports whether the hand-over may go ahead (the modal is then closed).
+// reports whether the hand-over may go ahead (the modal is closed once it
+// is recorded).
 func (b *Bot) delegateChecked(ctx context.Context, envelopeID string, arrived time.Time, ref modalRef, delegate string, log *zap.Logger) bool {
 	ctx, cancel := context.WithDeadline(ctx, arrived.Add(submitBudget))
 	defer cancel()
@@ -120,17 +121,32 @@ func (b *Bot) delegateChecked(ctx context.Context, envelopeID string, arrived ti
 	case u.IsRestricted || u.IsUltraRestricted:
 		return refuse(blocks.KSubDelegateGuest, who)
 	}
-	b.ackSince(envelopeID, nil, arrived)
-	return true
+	return true // acked once the hand-over is recorded
 }
 
 // withdraw takes the request back for its requester, from the Withdraw
 // modal: the execution fails with Withdrawn, the message closes like a
-// rejection and says who withdrew it.
-func (b *Bot) withdraw(ctx context.Context, to replyTo, ref modalRef, user, reason string, log *zap.Logger) {
+// rejection and says who withdrew it. It acks once the withdrawal is
+// recorded, and leaves the resume to the pool.
+func (b *Bot) withdraw(ctx context.Context, to replyTo, ref modalRef, user, reason string, log *zap.Logger, ack func()) {
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-	a, err := b.approvals.Withdraw(dctx, ref.id, user, reason, ref.on)
+	c, err := b.approvals.ClaimWithdrawal(dctx, ref.id, user, reason, ref.on)
 	cancel()
+	ack()
+	if err == nil && c.Pending() {
+		b.pool.push(job{run: func(ctx context.Context) {
+			dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+			a, err := b.approvals.Resume(dctx, c)
+			cancel()
+			b.withdrawn(ctx, to, ref, a, err, log)
+		}, abandon: b.recordedAbandoned(to.within(c.Approval), log)})
+		return
+	}
+	b.withdrawn(ctx, to, ref, c.Approval, err, log)
+}
+
+// withdrawn answers a withdrawal, done or refused.
+func (b *Bot) withdrawn(ctx context.Context, to replyTo, ref modalRef, a workflow.Approval, err error, log *zap.Logger) {
 	b.metrics.decided(err, a)
 	if a.Channel == "" && to.channel == "" {
 		a, _ = b.lookup(ctx, ref.id)

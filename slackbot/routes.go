@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -39,9 +40,12 @@ import (
 //	slash_commands               /approvals [pending|history [N]|help]    → command
 //	events_api                   app_home_opened (tab home)              → the App Home is published
 
-// route acks every envelope first and hands the work to the pool; only
-// modal submissions are answered in the ack, after cheap local checks.
-// It never blocks for longer than one ack.
+// route acks every envelope first and hands the work to the pool, except a
+// click or submission that decides: that is acked once its decision is
+// recorded in the store (the claims pool records it), so that no
+// acknowledged decision is lost with its replica. Modal submissions are
+// answered in the ack, after cheap local checks. It never blocks for
+// longer than one ack.
 func (b *Bot) route(ev socketmode.Event) {
 	b.arrived = time.Now()
 	req := ev.Request
@@ -53,8 +57,9 @@ func (b *Bot) route(ev socketmode.Event) {
 		case !ok:
 			b.ignore(req, "interactive payload of an unexpected shape")
 		case cb.Type == slack.InteractionTypeBlockActions:
-			b.ack(req.EnvelopeID, nil)
-			b.routeAction(req.EnvelopeID, cb)
+			if !b.routeAction(req.EnvelopeID, cb) {
+				b.ack(req.EnvelopeID, nil)
+			}
 		case cb.Type == slack.InteractionTypeViewSubmission:
 			b.submitModal(req.EnvelopeID, cb)
 		default:
@@ -143,11 +148,13 @@ func (b *Bot) count(ev socketmode.Event) {
 	b.metrics.envelope(kind)
 }
 
-// routeAction maps a button to its handler.
-func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
+// routeAction maps a button to its handler. It reports whether the
+// handler acks the envelope (a decision, once recorded); route acks the
+// others at once.
+func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) (acks bool) {
 	if len(cb.ActionCallback.BlockActions) == 0 {
 		b.log.Warn("block action without actions ignored", zap.String("envelope_id", envelopeID))
-		return
+		return false
 	}
 	act := cb.ActionCallback.BlockActions[0]
 	c := click{
@@ -166,7 +173,7 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 	log := c.logger(b.log)
 	if !plausibleID(c.approvalID) {
 		log.Warn("button without an approval ID ignored")
-		return
+		return false
 	}
 	if c.on == (workflow.MessageRef{}) && !c.home {
 		// Request buttons are only ever on a channel message and on the
@@ -177,14 +184,14 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 			zap.String("container", cb.Container.Type), zap.String("view_type", string(cb.View.Type)))
 		to := replyTo{user: c.user, channel: c.channel, thread: c.thread, home: cb.Container.Type == "view" && cb.View.Type == slack.VTHomeTab}
 		b.pool.push(job{run: func(ctx context.Context) { b.tell(ctx, to, blocks.T(b.cfg.Locale, blocks.KNotOnRequest), log) }})
-		return
+		return false
 	}
 	if act.Type == slack.ActionType(slack.OptTypeStatic) || act.Type == slack.ActionType(slack.METOverflow) {
 		// A menu: the option picked names the action.
 		c.action = act.SelectedOption.Value
 		if act.ActionID == blocks.ActionPickDraft {
 			log.Debug("draft picked; the Approve button reads it")
-			return
+			return false
 		}
 		log = c.logger(b.log)
 	}
@@ -196,7 +203,7 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		n, ok := draftOf(act.ActionID, blocks.ActionApproveDraft)
 		if !ok {
 			log.Warn("unknown draft button ignored")
-			return
+			return false
 		}
 		d.Action, d.DraftIndex = workflow.ActionApprove, n
 	case c.action == blocks.ActionApprovePicked:
@@ -204,8 +211,8 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 		if !ok {
 			// Nothing picked yet: the approve modal asks which.
 			c.action = blocks.ActionApproveComment
-			b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
-			return
+			b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c, acked) }, abandon: b.openAbandoned(c)})
+			return false
 		}
 		d.Action, d.DraftIndex = workflow.ActionApprove, n
 	case act.ActionID == blocks.ActionSkip:
@@ -213,32 +220,52 @@ func (b *Bot) routeAction(envelopeID string, cb slack.InteractionCallback) {
 	case strings.HasPrefix(act.ActionID, blocks.ActionPreset):
 		if _, ok := blocks.PresetIndex(act.ActionID); !ok {
 			log.Warn("unknown preset button ignored")
-			return
+			return false
 		}
-		b.pool.push(job{run: func(ctx context.Context) { b.presetClick(ctx, c) }, abandon: b.clickAbandoned(c)})
-		return
+		ack := b.ackOnce(envelopeID)
+		b.claims.push(job{run: func(ctx context.Context) { defer ack(); b.presetClick(ctx, c, ack) }, abandon: acking(ack, b.clickAbandoned(c))})
+		return true
 	case strings.HasPrefix(act.ActionID, blocks.ActionApproveCommentDraft):
 		n, ok := draftOf(act.ActionID, blocks.ActionApproveCommentDraft)
 		if !ok {
 			log.Warn("unknown draft button ignored")
-			return
+			return false
 		}
 		c.draft = n
-		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
-		return
+		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c, acked) }, abandon: b.openAbandoned(c)})
+		return false
+	case menuDecision(c.action):
+		// Decided at once unless the request asks "are you sure?" first:
+		// acked once recorded, or once the modal is opened.
+		ack := b.ackOnce(envelopeID)
+		b.claims.pushFront(job{run: func(ctx context.Context) { defer ack(); b.openModal(ctx, c, ack) }, abandon: acking(ack, b.openAbandoned(c))})
+		return true
 	case opensModal(c.action):
 		if c.action == blocks.ActionEdit {
 			if n, ok := pickedDraft(cb); ok {
 				c.draft = n
 			}
 		}
-		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c) }, abandon: b.openAbandoned(c)})
-		return
+		b.pool.pushFront(job{run: func(ctx context.Context) { b.openModal(ctx, c, acked) }, abandon: b.openAbandoned(c)})
+		return false
 	default:
 		log.Warn("unknown button ignored")
-		return
+		return false
 	}
-	b.pool.push(job{run: func(ctx context.Context) { b.decideClick(ctx, c, d) }, abandon: b.clickAbandoned(c)})
+	ack := b.ackOnce(envelopeID)
+	b.claims.push(job{run: func(ctx context.Context) { defer ack(); b.decideClick(ctx, c, d, ack) }, abandon: acking(ack, b.clickAbandoned(c))})
+	return true
+}
+
+// acked is the ack of work whose envelope route acked already.
+func acked() {}
+
+// ackOnce returns a function that acks the envelope being routed (with no
+// payload) the first time it is called, from any goroutine.
+func (b *Bot) ackOnce(envelopeID string) func() {
+	arrived := b.arrived
+	var once sync.Once
+	return func() { once.Do(func() { b.ackSince(envelopeID, nil, arrived) }) }
 }
 
 // opensModal reports whether the action opens a modal (or, for a menu
@@ -326,25 +353,31 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 	case blocks.CallbackDelegate:
 		b.pool.pushFront(job{run: func(ctx context.Context) {
 			if b.delegateChecked(ctx, envelopeID, arrived, ref, sub.delegate, log) {
-				b.delegate(ctx, to, ref, sub.delegate, log)
+				var once sync.Once
+				ack := func() { once.Do(func() { b.ackSince(envelopeID, nil, arrived) }) }
+				defer ack()
+				b.delegate(ctx, to, ref, sub.delegate, log, ack)
 			}
 		}, abandon: abandoned})
 		return
 	}
-	b.ack(envelopeID, nil)
+	// A valid submission decides: it is acked (the modal closes) once the
+	// decision is recorded.
+	ack := b.ackOnce(envelopeID)
+	var run func(ctx context.Context)
 	switch cb.View.CallbackID {
 	case blocks.CallbackWithdraw:
 		reason := sub.decision.Text
-		b.pool.push(job{run: func(ctx context.Context) { b.withdraw(ctx, to, ref, cb.User.ID, reason, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
-		return
+		run = func(ctx context.Context) { b.withdraw(ctx, to, ref, cb.User.ID, reason, log, ack) }
 	case blocks.CallbackSure:
 		c := click{user: cb.User.ID, approvalID: ref.id, action: ref.action, on: ref.on, home: ref.home, draft: workflow.NoDraft}
-		b.pool.push(job{run: func(ctx context.Context) { b.sureSubmitted(ctx, to, c, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
-		return
+		run = func(ctx context.Context) { b.sureSubmitted(ctx, to, c, log, ack) }
+	default:
+		d := sub.decision
+		d.DecidedBy = cb.User.ID
+		run = func(ctx context.Context) { b.decide(ctx, to, ref.id, d, ref.on, log, ack) }
 	}
-	d := sub.decision
-	d.DecidedBy = cb.User.ID
-	b.pool.push(job{run: func(ctx context.Context) { b.decide(ctx, to, ref.id, d, ref.on, log) }, abandon: b.submitAbandoned(to, ref.id, log)})
+	b.claims.push(job{run: func(ctx context.Context) { defer ack(); run(ctx) }, abandon: acking(ack, b.submitAbandoned(to, ref.id, log))})
 }
 
 // ignore acks an envelope the app does not handle.

@@ -22,8 +22,10 @@ const (
 	textClickCut         = blocks.KDownClickCut
 	textSubmitNotApplied = blocks.KDownSubmitNotApplied
 	textSubmitCut        = blocks.KDownSubmitCut
-	textOpenNotDone      = blocks.KDownOpenNotDone
-	textOpenCut          = blocks.KDownOpenCut
+	// The decision is recorded; its resume was left to Recover.
+	textRecordedNotResumed = blocks.KDownRecorded
+	textOpenNotDone        = blocks.KDownOpenNotDone
+	textOpenCut            = blocks.KDownOpenCut
 )
 
 // answerReserve is the part of the shutdown timeout kept for telling people
@@ -34,7 +36,9 @@ func answerReserve(timeout time.Duration) time.Duration { return min(timeout/4, 
 // finish, and behind every envelope missed (never acked), a few at a time,
 // within d.
 func (b *Bot) answerLeftovers(d time.Duration, missed []job) {
-	queued, interrupted := b.pool.leftovers()
+	queued, interrupted := b.claims.leftovers()
+	q, i := b.pool.leftovers()
+	queued, interrupted = append(queued, q...), append(interrupted, i...)
 	queued = append(queued, missed...)
 	if len(queued)+len(interrupted) == 0 {
 		return
@@ -90,6 +94,24 @@ func (b *Bot) clickAbandoned(c click) func(context.Context, bool) {
 			text = textClickCut
 		}
 		b.tell(ctx, c.replyTo(), blocks.T(b.cfg.Locale, text), c.logger(b.log))
+	}
+}
+
+// recordedAbandoned answers a decision recorded in the store whose resume
+// shutdown left undone or cut short: it stands, and a surviving replica's
+// Recover resumes the execution once the claim's lease has passed.
+func (b *Bot) recordedAbandoned(to replyTo, log *zap.Logger) func(context.Context, bool) {
+	return func(ctx context.Context, _ bool) {
+		b.tell(ctx, to, blocks.T(b.cfg.Locale, textRecordedNotResumed), log)
+	}
+}
+
+// acking returns abandon that first acks with ack: work that acks when
+// done, left undone.
+func acking(ack func(), abandon func(context.Context, bool)) func(context.Context, bool) {
+	return func(ctx context.Context, started bool) {
+		ack()
+		abandon(ctx, started)
 	}
 }
 

@@ -39,9 +39,11 @@ func (h *harness) acked(env string, err error) {
 }
 
 // TestShutdownAnswersWorkItCouldNotDo: clicks, a submission and a command
-// still queued at the drain deadline are not done, nothing is decided for
-// them, and each person is told privately; the decision cut short is
-// answered as one that may have gone through.
+// still queued at the drain deadline are not done, and each person is told
+// privately. A decision is acked only once recorded, so the decisions
+// acked (the one cut short, those whose resume was queued) stand: their
+// people are told so, and a surviving replica's Recover resumes them
+// after the claim's lease. The modal never opened decides nothing.
 func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -65,7 +67,8 @@ func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 
 	got := h.ephemeralsTo(approver)
 	slices.Sort(got)
-	want := []string{blocks.T("", textClickCut), blocks.T("", textClickNotApplied), blocks.T("", textOpenNotDone), blocks.T("", textSubmitNotApplied)}
+	recorded := blocks.T("", textRecordedNotResumed)
+	want := []string{recorded, recorded, recorded, blocks.T("", textOpenNotDone)}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("approver was told:\n%q\nwant:\n%q", got, want)
@@ -79,13 +82,24 @@ func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 	if len(posts) != 1 || !strings.Contains(string(posts[0].Body), "The bot was restarting and did not answer `/approvals pending`. Please try again.") {
 		t.Errorf("command answers = %v", posts)
 	}
-	for _, a := range []workflow.Approval{inflight, submitted, clicked, opened} {
-		if !h.task(a).Open || h.get(a).Status != workflow.StatusPending || h.message(a).Updates != 0 {
-			t.Errorf("%s changed though its work was not done", a.Title)
-		}
+	if !h.task(opened).Open || h.get(opened).Status != workflow.StatusPending || h.message(opened).Updates != 0 {
+		t.Errorf("%s changed though its work was not done", opened.Title)
 	}
 	if n := len(h.slack.Views(approver)); n != 1 {
 		t.Errorf("%d modals opened, want only the first", n)
+	}
+	for _, a := range []workflow.Approval{inflight, submitted, clicked} {
+		if !h.task(a).Open || h.get(a).Status != workflow.StatusClaimed {
+			t.Errorf("%s: task open %v, status %s; want the acked decision recorded (claimed), not resumed", a.Title, h.task(a).Open, h.get(a).Status)
+		}
+	}
+	// Another replica's sweep, once the claims' lease has passed.
+	h.clock.Add(int64(workflow.DefaultClaimLease + time.Second))
+	if _, err := h.svc.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if h.task(inflight).Open || h.task(clicked).Open || h.task(submitted).Error != "Rejected" {
+		t.Errorf("recorded decisions not resumed by Recover: %+v %+v %+v", h.task(inflight), h.task(clicked), h.task(submitted))
 	}
 }
 

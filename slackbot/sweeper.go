@@ -106,6 +106,13 @@ func (b *Bot) lifecycle(rep workflow.RecoverReport) {
 		b.updates.notify(a, blocks.ReminderNotice(a))
 		b.updates.refresh(a)
 	}
+	for _, a := range rep.Completed {
+		// A replica recorded the decision and died before resuming it.
+		b.log.Info("decision completed for a replica that stopped", zap.String("approval_id", a.ID),
+			zap.String("execution_arn", a.ExecutionARN), zap.String("status", string(a.Status)))
+		b.updates.enqueue(a, true)
+		b.homes.refresh(a)
+	}
 	for _, a := range rep.Decided {
 		b.log.Info("decided at the deadline", zap.String("approval_id", a.ID), zap.String("execution_arn", a.ExecutionARN),
 			zap.String("decision", string(a.Decision.Action)), zap.String("status", string(a.Status)))

@@ -44,9 +44,10 @@ type Queue string
 const (
 	// QueueOpen lists the open approvals by when the sweeper next has work
 	// on them: a pending approval by its Due time, a claimed one (whose
-	// resume is not yet confirmed) by when its claim may be taken over
-	// (ClaimedAt plus DefaultClaimLease). So one read of what is due finds
-	// both.
+	// resume is not yet confirmed) by when its claim may first be taken
+	// over (ClaimedAt plus MinClaimLease; a Service with a longer lease
+	// passes over it until its own lease ends). So one read of what is due
+	// finds both.
 	QueueOpen Queue = "pending"
 	// QueueMessage lists final approvals whose Slack message does not yet
 	// show the outcome, by when their next update is due.
@@ -187,7 +188,7 @@ func (p MessageRetry) Delay(n int) time.Duration {
 func (a Approval) QueuedAt() time.Time {
 	switch q := a.Queue(); {
 	case q == QueueOpen && a.Status == StatusClaimed:
-		return a.ClaimedAt.Add(DefaultClaimLease)
+		return a.ClaimedAt.Add(MinClaimLease)
 	case q == QueueOpen:
 		return a.Due()
 	case q == QueueMessage && !a.MessageRetryAt.IsZero():

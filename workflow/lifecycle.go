@@ -128,10 +128,13 @@ func (s *Service) workDue(ctx context.Context, now time.Time, rep *RecoverReport
 			switch {
 			case l.Status == StatusPending:
 				s.advanceOne(ctx, l.ID, now, rep)
-			case l.Status == StatusClaimed && now.Sub(l.ClaimedAt) >= s.ClaimLease:
-				s.recoverOne(ctx, rep, &rep.Resumed, func(ctx context.Context) (Approval, error) {
+			case l.Status == StatusClaimed && now.Sub(l.ClaimedAt) >= s.claimLease():
+				final, ok := s.recoverOne(ctx, rep, &rep.Resumed, func(ctx context.Context) (Approval, error) {
 					return s.store.Update(ctx, l.ID, func(x *Approval) error { return x.Reclaim(l.ClaimedAt, now) })
 				})
+				if ok {
+					rep.Completed = append(rep.Completed, final)
+				}
 			}
 		}
 		if next == "" {

@@ -8,6 +8,10 @@ import (
 // RecoverReport counts what Recover did.
 type RecoverReport struct {
 	Resumed int // stale claims completed
+	// Completed are the stale claims completed (a replica died between
+	// recording a decision and resuming it), as stored: their messages
+	// need updating, as after any decision.
+	Completed []Approval
 	// Expired counts pending approvals closed unanswered: past their
 	// deadline (plus ExpiryGrace), or whose task a heartbeat found closed.
 	Expired int
@@ -90,9 +94,10 @@ func (s *Service) Recover(ctx context.Context) (RecoverReport, error) {
 }
 
 // recoverOne claims an approval with claim and resumes it, under the
-// approval's own budget, counting the result in done or rep.Failed. A
+// approval's own budget, counting the result in done or rep.Failed, and
+// returns the approval as it then stands and whether it was completed. A
 // claim somebody else holds counts nowhere.
-func (s *Service) recoverOne(ctx context.Context, rep *RecoverReport, done *int, claim func(context.Context) (Approval, error)) {
+func (s *Service) recoverOne(ctx context.Context, rep *RecoverReport, done *int, claim func(context.Context) (Approval, error)) (Approval, bool) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.budget())
 	defer cancel()
 	c, err := claim(ctx)
@@ -100,13 +105,13 @@ func (s *Service) recoverOne(ctx context.Context, rep *RecoverReport, done *int,
 		if ErrorCode(err) != ECONFLICT {
 			rep.Failed++
 		}
-		return
+		return Approval{}, false
 	}
 	final, err := s.resume(ctx, c)
 	if err != nil && !(ErrorCode(err) == EEXPIRED && final.Status == StatusExpired) {
 		rep.Failed++
-		return
+		return Approval{}, false
 	}
 	*done++
-	s.auditCounted(ctx, final, rep)
+	return s.auditCounted(ctx, final, rep), true
 }

@@ -23,27 +23,37 @@ import (
 // (the error carries the approval). Any other error leaves it claimed; a
 // later call or Recover completes it.
 func (s *Service) Withdraw(ctx context.Context, id, user, reason string, on MessageRef) (Approval, error) {
+	c, err := s.ClaimWithdrawal(ctx, id, user, reason, on)
+	if err != nil {
+		return c.Approval, err
+	}
+	return s.Resume(ctx, c)
+}
+
+// ClaimWithdrawal is Withdraw up to its conditional write, as Claim is
+// DecideOn's: the withdrawal is recorded (the approval claimed) and
+// Resume fails the execution.
+func (s *Service) ClaimWithdrawal(ctx context.Context, id, user, reason string, on MessageRef) (Claimed, error) {
 	a, err := s.store.Get(ctx, id)
 	if err != nil {
-		return Approval{}, err
+		return Claimed{}, err
 	}
 	if a, err = s.ClickedOn(ctx, a, on); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	now := s.Now().UTC()
 	d := Decision{Action: ActionWithdraw, DraftIndex: NoDraft, Text: strings.TrimSpace(reason), DecidedBy: user, DecidedAt: now}
 	if err := d.Validate(a); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	if err := closedError(a); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	recorded, err := s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Claim(d, now) })
 	if err != nil {
-		return s.lost(ctx, a.ID, err)
+		return s.lostClaim(ctx, a.ID, err)
 	}
-	final, err := s.resume(ctx, recorded)
-	return s.audit(ctx, final), err
+	return s.claimed(recorded), nil
 }
 
 // ClaimRequesterNotice claims the one notice the requester of the final

@@ -133,7 +133,8 @@ type Service struct {
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 	// ClaimLease is how long a claim is trusted to be in progress before
-	// another attempt may take it over.
+	// another attempt may take it over; at least MinClaimLease (a shorter
+	// one counts as MinClaimLease).
 	ClaimLease time.Duration
 	// Retention is how long a record is kept after its deadline.
 	Retention time.Duration
@@ -164,7 +165,10 @@ type Service struct {
 
 // Defaults for a Service.
 const (
-	DefaultClaimLease  = 60 * time.Second
+	DefaultClaimLease = 60 * time.Second
+	// MinClaimLease is the shortest ClaimLease: a claim is listed as due
+	// (QueueOpen) from then on.
+	MinClaimLease      = 10 * time.Second
 	DefaultRetention   = 90 * 24 * time.Hour
 	DefaultExpiryGrace = time.Minute
 	// DefaultRecoverBudget covers a take-over, a resume (whose history
@@ -395,49 +399,104 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (Approval, 
 // (the request was cancelled). Any other error leaves the approval
 // claimed; a later call or Recover completes it.
 func (s *Service) DecideOn(ctx context.Context, id string, d Decision, on MessageRef) (Approval, error) {
+	c, err := s.Claim(ctx, id, d, on)
+	if err != nil {
+		return c.Approval, err
+	}
+	return s.Resume(ctx, c)
+}
+
+// Claimed is a decision that Claim recorded: DecideOn's first half. Once
+// Claim has returned, the decision no longer depends on its caller: if
+// Resume is never called (the process dies), Recover resumes the
+// execution once the claim's lease has passed.
+type Claimed struct {
+	// Approval is the approval as the claim left it.
+	Approval Approval
+	resume   func(context.Context) (Approval, error)
+}
+
+// Pending reports whether Resume has work to do: false for a vote below
+// the quorum, which resumes nothing.
+func (c Claimed) Pending() bool { return c.resume != nil }
+
+// Resume sends the decision c holds to Step Functions and records the
+// outcome, as DecideOn does after its claim, and returns the approval as
+// it then stands; with nothing pending it returns c.Approval.
+func (s *Service) Resume(ctx context.Context, c Claimed) (Approval, error) {
+	if c.resume == nil {
+		return c.Approval, nil
+	}
+	return c.resume(ctx)
+}
+
+// Claim is DecideOn up to its conditional write: it checks the decision
+// and records it durably (the approval claimed, or a vote counted below the
+// quorum) and returns without resuming anything; Resume does the rest. The errors are
+// DecideOn's; with one, nothing was recorded (Claimed.Approval is the
+// approval as DecideOn returns it alongside the error).
+func (s *Service) Claim(ctx context.Context, id string, d Decision, on MessageRef) (Claimed, error) {
 	a, err := s.store.Get(ctx, id)
 	if err != nil {
-		return Approval{}, err
+		return Claimed{}, err
 	}
 	if a, err = s.ClickedOn(ctx, a, on); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	if err := s.CanDecide(ctx, a, d.DecidedBy); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	now := s.Now().UTC()
-	if a.Status == StatusClaimed && now.Sub(a.ClaimedAt) >= s.ClaimLease {
+	if a.Status == StatusClaimed && now.Sub(a.ClaimedAt) >= s.claimLease() {
 		claimed, err := s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Reclaim(a.ClaimedAt, now) })
 		if err != nil {
-			return s.lost(ctx, a.ID, err)
+			return s.lostClaim(ctx, a.ID, err)
 		}
-		final, err := s.resume(ctx, claimed)
-		final = s.audit(ctx, final)
-		if err == nil && !sameChoice(*claimed.Decision, d) {
-			// The earlier decision was completed, not this one.
-			return final, conflict(final)
-		}
-		return final, err
+		return Claimed{Approval: claimed, resume: func(ctx context.Context) (Approval, error) {
+			final, err := s.resume(ctx, claimed)
+			final = s.audit(ctx, final)
+			if err == nil && !sameChoice(*claimed.Decision, d) {
+				// The earlier decision was completed, not this one.
+				return final, conflict(final)
+			}
+			return final, err
+		}}, nil
 	}
 	if err := closedError(a); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	if err := d.Validate(a); err != nil {
-		return a, err
+		return Claimed{Approval: a}, err
 	}
 	d.DecidedAt = now
 	recorded, err := s.store.Update(ctx, a.ID, func(x *Approval) error { return x.Decide(d, now) })
 	switch code := ErrorCode(err); {
 	case code == EFORBIDDEN || code == EINVALID:
-		return errorApproval(err, a), err
+		return Claimed{Approval: errorApproval(err, a)}, err
 	case err != nil:
-		return s.lost(ctx, a.ID, err)
+		return s.lostClaim(ctx, a.ID, err)
 	case recorded.Status == StatusPending:
-		return s.audit(ctx, recorded), nil
+		return Claimed{Approval: s.audit(ctx, recorded)}, nil
 	}
-	final, err := s.resume(ctx, recorded)
-	return s.audit(ctx, final), err
+	return s.claimed(recorded), nil
 }
+
+// claimed is the Claimed of an approval whose claim was recorded.
+func (s *Service) claimed(recorded Approval) Claimed {
+	return Claimed{Approval: recorded, resume: func(ctx context.Context) (Approval, error) {
+		final, err := s.resume(ctx, recorded)
+		return s.audit(ctx, final), err
+	}}
+}
+
+// lostClaim is lost for Claim.
+func (s *Service) lostClaim(ctx context.Context, id string, err error) (Claimed, error) {
+	a, err := s.lost(ctx, id, err)
+	return Claimed{Approval: a}, err
+}
+
+// claimLease is ClaimLease, at least MinClaimLease.
+func (s *Service) claimLease() time.Duration { return max(s.ClaimLease, MinClaimLease) }
 
 // sameChoice reports whether d is the recorded decision again (the same
 // person making the same choice), as when a click is retried.

@@ -311,11 +311,17 @@ func TestCrashBetweenClaimAndResumeHeals(t *testing.T) {
 	if err != nil || rep.Resumed != 0 {
 		t.Fatalf("Recover within lease = %+v, %v; want nothing resumed", rep, err)
 	}
+	// Past the shortest lease a claim is listed as due, but this
+	// service's lease (the default) still holds it.
+	f.advance(workflow.MinClaimLease + time.Second)
+	if rep, err := f.svc.Recover(context.Background()); err != nil || rep.Resumed != 0 {
+		t.Fatalf("Recover within the default lease = %+v, %v; want nothing resumed", rep, err)
+	}
 
-	f.advance(workflow.DefaultClaimLease + time.Second)
+	f.advance(workflow.DefaultClaimLease - workflow.MinClaimLease)
 	rep, err = f.svc.Recover(context.Background())
-	if err != nil || rep.Resumed != 1 {
-		t.Fatalf("Recover = %+v, %v; want 1 resumed", rep, err)
+	if err != nil || rep.Resumed != 1 || len(rep.Completed) != 1 || rep.Completed[0].ID != a.ID || rep.Completed[0].Status != workflow.StatusDecided {
+		t.Fatalf("Recover = %+v, %v; want 1 resumed, its approval reported decided", rep, err)
 	}
 	got := must(f.svc.Get(context.Background(), a.ID))
 	task, _ := f.resumer.Task(a.TaskToken.Reveal())

@@ -93,6 +93,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 		stepfunctions.New(sfnClient),
 		slackbot.NewDirectory(api, slackbot.DefaultDirectoryTTL, slackbot.DirectoryStaleGrace(cfg.GroupStaleGrace)),
 	)
+	svc.ClaimLease = cfg.ClaimLease
 	svc.Executions = stepfunctions.NewExecutions(sfnClient)
 	svc.ExecutionChecks.PerRun = cfg.ExecutionChecks
 	svc.Audit = audit

@@ -36,7 +36,11 @@ type Config struct {
 	// (unset) means none: the bot follows Slack's answers alone.
 	UpdatesPerMinute int
 	SweepInterval    time.Duration
-	GroupStaleGrace  time.Duration
+	// ClaimLease is how long a recorded decision is trusted to be resumed
+	// by the replica that recorded it before another replica's sweep
+	// resumes it (workflow.Service.ClaimLease).
+	ClaimLease      time.Duration
+	GroupStaleGrace time.Duration
 	// ExecutionChecks is how many executions a sweep may ask Step
 	// Functions about (DescribeExecution); 0 turns the checks off.
 	ExecutionChecks int
@@ -90,6 +94,7 @@ func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 		Table:           getenv("APPROVALS_TABLE"),
 		Workers:         defaults.Workers,
 		SweepInterval:   defaults.SweepInterval,
+		ClaimLease:      workflow.DefaultClaimLease,
 		GroupStaleGrace: slackbot.DefaultStaleGrace,
 		ExecutionChecks: workflow.DefaultExecutionChecks.PerRun,
 		LogLevel:        zapcore.InfoLevel,
@@ -139,6 +144,9 @@ func LoadConfig(getenv func(string) string, tableOnly bool) (Config, error) {
 		return c, err
 	}
 	if c.SweepInterval, err = durationVar(getenv, "APPROVALS_SWEEP_INTERVAL", c.SweepInterval, time.Second); err != nil {
+		return c, err
+	}
+	if c.ClaimLease, err = durationVar(getenv, "APPROVALS_CLAIM_LEASE", c.ClaimLease, workflow.MinClaimLease); err != nil {
 		return c, err
 	}
 	if c.ExecutionChecks, err = intVar(getenv, "APPROVALS_EXECUTION_CHECKS", c.ExecutionChecks, 0, 100); err != nil {

@@ -25,7 +25,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 0 ||
-		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" || c.ExecutionChecks != 10 {
+		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" || c.ExecutionChecks != 10 || c.ClaimLease != time.Minute {
 		t.Errorf("defaults = %+v", c)
 	}
 }
@@ -83,6 +83,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "update ceiling zero", set: map[string]string{"APPROVALS_SLACK_UPDATES_PER_MINUTE": "0"}, want: "APPROVALS_SLACK_UPDATES_PER_MINUTE must be a whole number from 1 to 6000"},
 		{name: "update ceiling word", set: map[string]string{"APPROVALS_SLACK_UPDATES_PER_MINUTE": "fast"}, want: "APPROVALS_SLACK_UPDATES_PER_MINUTE must be a whole number"},
 		{name: "sweep", set: map[string]string{"APPROVALS_SWEEP_INTERVAL": "soon"}, want: "APPROVALS_SWEEP_INTERVAL must be a duration"},
+		{name: "claim lease", set: map[string]string{"APPROVALS_CLAIM_LEASE": "5s"}, want: "APPROVALS_CLAIM_LEASE must be a duration of at least 10s"},
 		{name: "group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "a while"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
 		{name: "negative group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "-1m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration"},
 		{name: "long group grace", set: map[string]string{"APPROVALS_GROUP_STALE_GRACE": "15m"}, want: "APPROVALS_GROUP_STALE_GRACE must be a duration from 0s to 5m0s"},

@@ -113,6 +113,11 @@ type Options struct {
 	// Subjects names what a request is about, for the record of faults
 	// (approval IDs, say); it must never return secrets. Nil records none.
 	Subjects func(body []byte) []string
+	// Before, when set, sees every request before it is decided and
+	// forwarded, and may hold it there, as a slow service does, until ctx
+	// (done when the client goes away) ends; a request whose client went
+	// away is dropped unapplied. It is called concurrently.
+	Before func(ctx context.Context, op string, body []byte)
 }
 
 // Record is one injected fault.
@@ -208,6 +213,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	op := r.Header.Get("X-Amz-Target")
 	op = op[strings.LastIndex(op, ".")+1:]
+	if p.opts.Before != nil {
+		p.opts.Before(r.Context(), op, body)
+		if r.Context().Err() != nil {
+			return // the client went away: nothing forwarded
+		}
+	}
 	kind := Pass
 	if p.opts.Decide != nil && op != "" {
 		kind = p.opts.Decide(op)

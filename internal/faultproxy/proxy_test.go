@@ -268,3 +268,77 @@ func TestStartChecksItsOptions(t *testing.T) {
 		}
 	}
 }
+
+// Before holds a request, as a slow service does: released, it is applied;
+// its client gone meanwhile, it is not.
+func TestBeforeHoldsRequests(t *testing.T) {
+	t.Parallel()
+	table := createTable(t)
+	var mu sync.Mutex
+	holds := map[string]chan struct{}{} // by approval ID in the request
+	held := make(chan string, 2)
+	p, err := faultproxy.Start(faultproxy.Options{Target: ddbEndpoint, Service: faultproxy.DynamoDB, Before: func(ctx context.Context, op string, body []byte) {
+		if op != "PutItem" {
+			return
+		}
+		for _, id := range subjects(body) {
+			mu.Lock()
+			h := holds[id]
+			mu.Unlock()
+			if h != nil {
+				held <- id
+				select {
+				case <-h:
+				case <-ctx.Done():
+				}
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	put := func(ctx context.Context, id string) error {
+		_, err := ddbClient(t, p.URL()).PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: aws.String(table), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: id}},
+		})
+		return err
+	}
+	written := func(id string) bool {
+		got, err := ddbClient(t, ddbEndpoint).GetItem(testContext(t), &dynamodb.GetItemInput{
+			TableName: aws.String(table), Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: id}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Item != nil
+	}
+	for _, id := range []string{"ap_gone", "ap_released"} {
+		holds[id] = make(chan struct{})
+	}
+
+	ctx, cancel := context.WithCancel(testContext(t))
+	done := make(chan error, 1)
+	go func() { done <- put(ctx, "ap_gone") }()
+	<-held
+	cancel() // the client goes away while its request is held (never released)
+	if err := <-done; err == nil {
+		t.Fatal("a put whose client went away succeeded")
+	}
+
+	go func() { done <- put(testContext(t), "ap_released") }()
+	<-held
+	if written("ap_released") {
+		t.Fatal("a held put was applied")
+	}
+	close(holds["ap_released"])
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !written("ap_released") {
+		t.Error("a released put was not applied")
+	}
+	if written("ap_gone") {
+		t.Error("the put whose client went away was applied")
+	}
+}

@@ -239,3 +239,42 @@ func mustSucceed(t *testing.T, s *stepfunctionstest.Server, token string) {
 		t.Fatalf("SendTaskSuccess: %v", err)
 	}
 }
+
+// A stalled call waits before it is applied: released, it is applied and
+// answered; its caller gone (the connection closed), it is not applied.
+func TestStallNext(t *testing.T) {
+	s, client := newServer(t)
+	token := s.StartTask(execARN, "Approve")
+	arrived, _ := s.StallNext("SendTaskSuccess") // never released
+	ctx, cancel := context.WithCancel(context.Background())
+	sent := make(chan error, 1)
+	go func() {
+		_, err := client.SendTaskSuccess(ctx, &sfn.SendTaskSuccessInput{TaskToken: &token, Output: aws.String(`{}`)})
+		sent <- err
+	}()
+	<-arrived
+	cancel() // the caller goes away while the call is held
+	if err := <-sent; err == nil {
+		t.Fatal("a cancelled call succeeded")
+	}
+	if got := s.Outcome(token).State; got != stepfunctionstest.StateOpen {
+		t.Fatalf("task %s after its caller went away, want open", got)
+	}
+
+	arrived, release := s.StallNext("SendTaskSuccess")
+	go func() {
+		_, err := client.SendTaskSuccess(context.Background(), &sfn.SendTaskSuccessInput{TaskToken: &token, Output: aws.String(`{}`)})
+		sent <- err
+	}()
+	<-arrived
+	if got := s.Outcome(token).State; got != stepfunctionstest.StateOpen {
+		t.Fatalf("task %s while its call is held, want open", got)
+	}
+	release()
+	if err := <-sent; err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Outcome(token).State; got != stepfunctionstest.StateSucceeded {
+		t.Errorf("task %s after release, want succeeded", got)
+	}
+}

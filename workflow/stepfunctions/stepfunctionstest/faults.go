@@ -7,9 +7,16 @@ import (
 
 // faults holds the failures a test asked for, per operation.
 type faults struct {
-	mu    sync.Mutex
-	fail  map[string][]string
-	drops map[string]int
+	mu     sync.Mutex
+	fail   map[string][]string
+	drops  map[string]int
+	stalls map[string][]stall
+}
+
+// stall holds one call until released.
+type stall struct {
+	arrived chan struct{} // closed when the call arrives
+	release chan struct{} // closed to let it go on
 }
 
 // FailNext makes the next n calls of op (such as "SendTaskSuccess") fail
@@ -38,6 +45,35 @@ func (s *Server) DropAfterApply(op string, n int) {
 		s.faults.drops = map[string]int{}
 	}
 	s.faults.drops[op] += n
+}
+
+// StallNext holds the next call of op before it is applied, as a slow
+// service does: arrived is closed when the call arrives, and the call goes
+// on (is applied and answered) once release is called. A caller that goes
+// away meanwhile (its connection closed) leaves the call unapplied.
+// Stalls queue up behind earlier ones.
+func (s *Server) StallNext(op string) (arrived <-chan struct{}, release func()) {
+	st := stall{arrived: make(chan struct{}), release: make(chan struct{})}
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	if s.faults.stalls == nil {
+		s.faults.stalls = map[string][]stall{}
+	}
+	s.faults.stalls[op] = append(s.faults.stalls[op], st)
+	var once sync.Once
+	return st.arrived, func() { once.Do(func() { close(st.release) }) }
+}
+
+// takeStall returns the stall for this call of op, if any.
+func (f *faults) takeStall(op string) (stall, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	queue := f.stalls[op]
+	if len(queue) == 0 {
+		return stall{}, false
+	}
+	f.stalls[op] = queue[1:]
+	return queue[0], true
 }
 
 // takeFailure returns the injected error for this call of op, if any.

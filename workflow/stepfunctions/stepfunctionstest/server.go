@@ -122,6 +122,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
+	if st, ok := s.faults.takeStall(op); ok {
+		close(st.arrived)
+		select {
+		case <-st.release:
+		case <-r.Context().Done():
+			return // the caller went away: nothing applied
+		}
+	}
 	handle, ok := s.operations()[op]
 	if !ok {
 		writeError(w, &apiError{Type: "UnknownOperationException", Message: "Unknown operation " + op})
