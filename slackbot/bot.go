@@ -18,7 +18,8 @@ import (
 // Config tunes the bot. Zero fields take the values of DefaultConfig.
 type Config struct {
 	// Workers bounds the clicks, submissions and commands handled at once,
-	// and, on goroutines of their own, the decisions being recorded at once.
+	// and, on claimWorkers times as many goroutines of their own, the
+	// decisions being recorded at once.
 	// A click or submission that decides is acked once its decision is
 	// recorded in the store (claimed, or a vote counted), so that an
 	// acknowledged decision survives the replica; every other ack waits for
@@ -143,6 +144,11 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// claimWorkers is how many decisions are recorded at once per worker
+// (Config.Workers): recording one is a read and a write, time spent
+// waiting on the store, and its ack waits for it.
+const claimWorkers = 4
+
 // Bot is the Socket Mode app. Any number of replicas may run against one
 // Slack app and one store: any of them handles any click.
 type Bot struct {
@@ -204,7 +210,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	outbox, stopOutbox := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOutbox()
 	poolDone := b.pool.run(work, b.cfg.Workers)
-	claimsDone := b.claims.run(work, b.cfg.Workers)
+	claimsDone := b.claims.run(work, claimWorkers*b.cfg.Workers)
 	updatesDone := make(chan struct{})
 	go func() { defer close(updatesDone); b.updates.run(outbox) }()
 	homesDone := make(chan struct{})
