@@ -210,6 +210,7 @@ func TestStopExecutionClosesTokens(t *testing.T) {
 	h := newHarness(t, calls)
 	arn := h.start(h.create(approval(`"HeartbeatSeconds":60,`)), `{}`)
 	call := calls.next(t)
+	h.waitForEvent(arn, "TaskSubmitted") // the invoke answered: the task waits for its token
 	if _, err := h.e.StopExecution(ctx(t), StopExecutionInput{ExecutionArn: arn, Error: "Cancelled", Cause: "by user"}); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ type Approvals interface {
 	// opened there), and returns the approval as it now stands, also
 	// alongside most errors (EINVALID, EFORBIDDEN, ECONFLICT, …).
 	Delegate(ctx context.Context, id, from, to string, on workflow.MessageRef) (workflow.Approval, error)
+	// HandOverTold records that the note of the approval's hand-over made
+	// at at is posted in its thread (otherwise a sweep posts it).
+	HandOverTold(ctx context.Context, id string, at time.Time) error
 	// ClaimWithdrawal records that the requester user takes the pending
 	// approval back, from the message on (zero: the App Home), as Claim
 	// records a decision (EFORBIDDEN for anybody else); Resume fails the

@@ -325,7 +325,13 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 		}
 		log.Info("handed over")
 		b.updates.refresh(a)
-		b.updates.notify(a, blocks.DelegationNotice(a, a.Delegations[len(a.Delegations)-1]))
+		handed := a.Delegations[len(a.Delegations)-1]
+		b.updates.notifyThen(a, blocks.DelegationNotice(a, handed), func(ctx context.Context) {
+			if err := b.approvals.HandOverTold(ctx, a.ID, handed.At); err != nil {
+				// A sweep posts the note again after its grace.
+				log.Warn("hand-over note posted but not recorded so", zap.Error(chat.Redacted(err)))
+			}
+		})
 		b.homes.publish(delegate, "")
 		b.homes.refresh(a)
 		b.tell(ctx, to, blocks.T(l, blocks.KHandedTo, blocks.Escape(a.Title), blocks.Mention(delegate)), log)

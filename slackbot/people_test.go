@@ -312,3 +312,50 @@ func TestBotLocale(t *testing.T) {
 		return false
 	})
 }
+
+// A hand-over whose replica died before telling anybody (recorded, its
+// note never posted) is told by a surviving replica's sweep once its
+// grace has passed: the note in the thread, the message, the delegate's
+// App Home. One the bot told itself is never told again.
+func TestHandOverToldAfterItsReplicaDied(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.startBot(testConfig(), nil)
+	notes := func(a workflow.Approval, delegate string) int {
+		n := 0
+		for _, r := range h.slack.Replies(a.Channel, a.MessageTS) {
+			if strings.Contains(r.Text, "<@"+delegate+">") {
+				n++
+			}
+		}
+		return n
+	}
+	told := h.request(workflow.Request{})
+	h.choose(approver, told, "more", "delegate")
+	if errs := h.submitModal(approver, map[string]map[string]any{"delegate": {"delegate": map[string]any{"type": "users_select", "selected_user": outsider}}}); errs != nil {
+		t.Fatalf("errors = %v", errs)
+	}
+	h.waitFor("the bot's own note", func() bool { return notes(told, outsider) == 1 })
+	h.waitFor("its note recorded posted", func() bool { return !h.get(told).Delegations[0].Told.IsZero() })
+
+	lost := h.request(workflow.Request{})
+	if _, err := h.svc.Delegate(t.Context(), lost.ID, approver, member, workflow.MessageRef{Channel: lost.Channel, TS: lost.MessageTS}); err != nil {
+		t.Fatal(err) // recorded by a replica that died right after
+	}
+	h.clock.Add(int64(workflow.HandOverNoticeGrace))
+	h.waitFor("the note of the lost hand-over", func() bool { return notes(lost, member) == 1 })
+	h.waitFor("the message shows it", func() bool {
+		b := string(h.message(lost).Blocks)
+		return strings.Contains(b, "handed this request to") && strings.Contains(b, member)
+	})
+	h.waitFor("the delegate's App Home lists it", func() bool {
+		v, ok := h.slack.Home(member)
+		return ok && strings.Contains(string(v.View), lost.ID)
+	})
+	if n := notes(told, outsider); n != 1 {
+		t.Errorf("the hand-over the bot told was told %d times", n)
+	}
+	if n := notes(lost, member); n != 1 {
+		t.Errorf("the lost hand-over was told %d times", n)
+	}
+}

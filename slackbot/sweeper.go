@@ -106,6 +106,16 @@ func (b *Bot) lifecycle(rep workflow.RecoverReport) {
 		b.updates.notify(a, blocks.ReminderNotice(a))
 		b.updates.refresh(a)
 	}
+	for _, h := range rep.HandedOver {
+		// The replica that recorded the hand-over did not post its note.
+		a := h.Approval
+		b.log.Info("hand-over told for a replica that did not", zap.String("approval_id", a.ID),
+			zap.String("execution_arn", a.ExecutionARN), zap.String("delegate", h.Delegation.To))
+		b.updates.notify(a, blocks.DelegationNotice(a, h.Delegation))
+		b.updates.refresh(a)
+		b.homes.publish(h.Delegation.To, "")
+		b.homes.refresh(a)
+	}
 	for _, a := range rep.Completed {
 		// A replica recorded the decision and died before resuming it.
 		b.log.Info("decision completed for a replica that stopped", zap.String("approval_id", a.ID),

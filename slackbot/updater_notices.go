@@ -16,6 +16,8 @@ type note struct {
 	approvalID, executionARN string
 	channel, thread          string
 	text                     string
+	// posted, when set, is called once the note is posted.
+	posted func(ctx context.Context)
 }
 
 // notify posts text in the thread of a's request, once: the caller did the
@@ -24,7 +26,10 @@ type note struct {
 // (Slack posted nothing); any other failure is logged and the note
 // dropped: the message and the audit trail still show the step. A request
 // whose message is not recorded gets no note.
-func (u *updater) notify(a workflow.Approval, text string) {
+func (u *updater) notify(a workflow.Approval, text string) { u.notifyThen(a, text, nil) }
+
+// notifyThen is notify, calling posted once the note is posted.
+func (u *updater) notifyThen(a workflow.Approval, text string, posted func(ctx context.Context)) {
 	if a.MessageTS == "" || a.Channel == "" {
 		u.log.Info("no request message to post a note under", zap.String("approval_id", a.ID))
 		return
@@ -34,7 +39,7 @@ func (u *updater) notify(a workflow.Approval, text string) {
 	if u.stopping {
 		return
 	}
-	u.notes = append(u.notes, note{approvalID: a.ID, executionARN: a.ExecutionARN, channel: a.Channel, thread: a.ThreadRoot(), text: text})
+	u.notes = append(u.notes, note{approvalID: a.ID, executionARN: a.ExecutionARN, channel: a.Channel, thread: a.ThreadRoot(), text: text, posted: posted})
 	u.wake()
 }
 
@@ -74,5 +79,11 @@ func (u *updater) post(ctx context.Context, n note) {
 	if err != nil {
 		u.log.Warn("note not posted in the request's thread", zap.String("approval_id", n.approvalID),
 			zap.String("execution_arn", n.executionARN), zap.Error(chat.NewAPIError("chat.postMessage", err)))
+		return
+	}
+	if n.posted != nil {
+		callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)
+		n.posted(callCtx)
+		cancel()
 	}
 }

@@ -221,6 +221,11 @@ func (a Approval) Due() time.Time {
 		earlier(a.HeartbeatAt)
 	}
 	earlier(a.Deadline)
+	for _, d := range a.Delegations {
+		if d.Told.IsZero() {
+			earlier(d.At.Add(HandOverNoticeGrace))
+		}
+	}
 	if a.AgeBucket < len(AgeBounds) {
 		earlier(a.CreatedAt.Add(AgeBounds[a.AgeBucket]))
 	}

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,6 +14,52 @@ import (
 type Delegation struct {
 	From, To string
 	At       time.Time
+	// Told is when the hand-over's note was posted in the request's thread
+	// (or taken on by a sweep to post); zero until then. A pending
+	// approval with a hand-over not told HandOverNoticeGrace after it is
+	// due (Due): the replica that recorded it died or Slack refused the
+	// note, and a sweep tells the delegate (RecoverReport.HandedOver).
+	Told time.Time
+}
+
+// HandOverNoticeGrace is how long the replica that recorded a hand-over
+// has to post its note before a sweep posts it.
+const HandOverNoticeGrace = 30 * time.Second
+
+// untold returns the indices of a's hand-overs whose note is not posted
+// and whose grace ended by now.
+func (a Approval) untold(now time.Time) []int {
+	var out []int
+	for i, d := range a.Delegations {
+		if d.Told.IsZero() && !now.Before(d.At.Add(HandOverNoticeGrace)) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// markTold records that the note of the hand-over made at at is posted;
+// ErrUnchanged when it was already, or there is no such hand-over.
+func (a *Approval) markTold(at, now time.Time) error {
+	i := slices.IndexFunc(a.Delegations, func(d Delegation) bool { return d.At.Equal(at) })
+	if i < 0 || !a.Delegations[i].Told.IsZero() {
+		return ErrUnchanged
+	}
+	a.Delegations[i].Told = now
+	return nil
+}
+
+// HandOverTold records that the note of the approval's hand-over made at
+// at was posted in its thread, so that no sweep posts it again. A
+// hand-over whose note is never recorded posted is posted by a sweep
+// HandOverNoticeGrace after it was made.
+func (s *Service) HandOverTold(ctx context.Context, id string, at time.Time) error {
+	now := s.Now().UTC()
+	_, err := s.store.Update(ctx, id, func(x *Approval) error { return x.markTold(at, now) })
+	if err != nil && !errors.Is(err, ErrUnchanged) {
+		return fmt.Errorf("record the hand-over note of approval %s posted: %w", id, err)
+	}
+	return nil
 }
 
 // Delegate hands the pending approval from the person from to the person

@@ -171,3 +171,44 @@ func TestPendingForHonoursDelegationAndEscalation(t *testing.T) {
 	}
 	check("U0BOSS", escalating.ID)
 }
+
+// A hand-over whose note nobody recorded posted (the replica that recorded
+// it died, or Slack refused the note) is taken on by one sweep after
+// HandOverNoticeGrace, once; one recorded posted never is.
+func TestUntoldHandOverIsToldBySweep(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	lost, told := f.request(t, nil), f.request(t, nil)
+	for _, a := range []workflow.Approval{lost, told} {
+		if _, err := f.svc.Delegate(ctx, a.ID, "U0123ABC", "U0DELEGATE", workflow.MessageRef{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	handed := must(f.svc.Get(ctx, told.ID)).Delegations[0]
+	if err := f.svc.HandOverTold(ctx, told.ID, handed.At); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.HandOverTold(ctx, told.ID, handed.At); err != nil {
+		t.Fatalf("recording it twice: %v", err)
+	}
+
+	f.advance(workflow.HandOverNoticeGrace - time.Second)
+	if rep, err := f.svc.Recover(ctx); err != nil || len(rep.HandedOver) != 0 {
+		t.Fatalf("Recover within the grace = %+v, %v; want nothing told", rep.HandedOver, err)
+	}
+	f.advance(time.Second)
+	rep, err := f.svc.Recover(ctx)
+	if err != nil || len(rep.HandedOver) != 1 {
+		t.Fatalf("Recover after the grace = %+v, %v; want the one untold hand-over", rep.HandedOver, err)
+	}
+	if h := rep.HandedOver[0]; h.Approval.ID != lost.ID || h.Delegation.To != "U0DELEGATE" || h.Delegation.Told.IsZero() {
+		t.Errorf("told %+v", h)
+	}
+	if rep, err := f.svc.Recover(ctx); err != nil || len(rep.HandedOver) != 0 {
+		t.Errorf("a second sweep = %+v, %v; want nothing told again", rep.HandedOver, err)
+	}
+	if got := must(f.svc.Get(ctx, lost.ID)); got.Status != workflow.StatusPending || got.Due() != workflow.NeverDue && !got.Due().After(f.svc.Now()) {
+		t.Errorf("after the sweep: status %s, due %s", got.Status, got.Due())
+	}
+}

@@ -18,6 +18,8 @@ type advanced struct {
 	// claimed: the approval was claimed with its onDeadline decision, or
 	// to expire it; it is to be resumed.
 	claimed bool
+	// told counts the hand-overs whose note this run takes on (Told now).
+	told int
 }
 
 // advance does the due work of the deadline lifecycle on the pending
@@ -63,6 +65,12 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 	if beat && a.Policy.Heartbeat > 0 && !a.HeartbeatAt.After(now) {
 		a.HeartbeatAt = now.Add(a.Policy.Heartbeat)
 		did.beat = true
+	}
+	if !deadlineStep && !taskClosed && (a.Deadline.IsZero() || now.Before(a.Deadline.Add(grace))) {
+		for _, i := range a.untold(now) {
+			a.Delegations[i].Told = now
+			did.told++
+		}
 	}
 	if b := ageBucket(now.Sub(a.CreatedAt)); b > a.AgeBucket {
 		a.AgeBucket = b
@@ -198,6 +206,13 @@ func (s *Service) advanceOne(ctx context.Context, id string, now time.Time, rep 
 	}
 	if did.reminded {
 		rep.Reminded = append(rep.Reminded, stored)
+	}
+	if did.told > 0 {
+		for _, d := range stored.Delegations {
+			if d.Told.Equal(now) {
+				rep.HandedOver = append(rep.HandedOver, HandOver{Approval: stored, Delegation: d})
+			}
+		}
 	}
 	if did.claimed {
 		final, err := s.resume(ctx, stored)

@@ -38,6 +38,11 @@ type RecoverReport struct {
 	// Escalated are the approvals escalated: Policy.EscalateTo may now
 	// decide; mention them.
 	Escalated []Approval
+	// HandedOver are the hand-overs whose note nobody posted within
+	// HandOverNoticeGrace (the replica that recorded one died, or Slack
+	// refused its note), now taken on by this run: post the note, refresh
+	// the message and the delegate's App Home.
+	HandedOver []HandOver
 	// Decided are the approvals decided by their onDeadline (Decision.
 	// DecidedBy is DecidedByDeadline), as stored once resumed: their
 	// messages need updating, as after any decision.
@@ -50,6 +55,12 @@ type RecoverReport struct {
 	// that failed (tried again next run).
 	Audited     int
 	AuditErrors []error
+}
+
+// HandOver is one hand-over of an approval, as stored.
+type HandOver struct {
+	Approval   Approval
+	Delegation Delegation
 }
 
 // Recover completes claims whose lease ran out (a process died between claim

@@ -58,7 +58,10 @@ func encodePolicy(item map[string]types.AttributeValue, a workflow.Approval) {
 		x := a.Delegations[i]
 		m := map[string]types.AttributeValue{}
 		putStrings(m, map[string]string{"from": x.From, "to": x.To})
-		putTimes(m, map[string]time.Time{"at": x.At})
+		putTimes(m, map[string]time.Time{"at": x.At, "told": x.Told})
+		if x.Told.IsZero() {
+			m["untold"] = &types.AttributeValueMemberBOOL{Value: true}
+		}
 		return m
 	})
 	putMaps(item, "auditOutbox", len(a.AuditOutbox), func(i int) map[string]types.AttributeValue {
@@ -101,7 +104,11 @@ func decodePolicy(d *decoder, a *workflow.Approval) {
 	}
 	for _, m := range d.maps("delegations") {
 		x := decoder{item: m, err: d.err}
-		a.Delegations = append(a.Delegations, workflow.Delegation{From: x.str("from"), To: x.str("to"), At: x.time("at")})
+		h := workflow.Delegation{From: x.str("from"), To: x.str("to"), At: x.time("at"), Told: x.time("told")}
+		if h.Told.IsZero() && !x.bool("untold") {
+			h.Told = h.At // recorded before notes were: its note was posted then
+		}
+		a.Delegations = append(a.Delegations, h)
 		d.err = x.err
 	}
 	for _, m := range d.maps("auditOutbox") {

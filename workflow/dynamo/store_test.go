@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sfnapprovals/approvals/workflow"
@@ -52,8 +53,11 @@ func TestRoundTripKeepsEveryField(t *testing.T) {
 			{Kind: workflow.StepEscalate, At: t0.Add(2 * time.Hour)},
 			{Kind: workflow.StepDeadline, At: deadline.Add(-workflow.OnDeadlineLead)},
 		},
-		Votes:         []workflow.Vote{{UserID: "U0123", DraftIndex: 1, Edited: "second draft, fixed", Comment: "fine by me", At: t0.Add(time.Minute)}},
-		Delegations:   []workflow.Delegation{{From: "U0456", To: "U0789", At: t0.Add(30 * time.Second)}},
+		Votes: []workflow.Vote{{UserID: "U0123", DraftIndex: 1, Edited: "second draft, fixed", Comment: "fine by me", At: t0.Add(time.Minute)}},
+		Delegations: []workflow.Delegation{
+			{From: "U0456", To: "U0789", At: t0.Add(30 * time.Second), Told: t0.Add(31 * time.Second)},
+			{From: "U0789", To: "U0ABC", At: t0.Add(40 * time.Second)}, // its note not yet posted
+		},
 		HeartbeatAt:   t0.Add(90 * time.Second),
 		AuditSeq:      2,
 		AuditAttempts: 1,
@@ -208,5 +212,27 @@ func TestErrorsNeverContainTheToken(t *testing.T) {
 		if strings.Contains(err.Error(), token) {
 			t.Errorf("case %d: error %q contains the task token", i, err)
 		}
+	}
+}
+
+// A hand-over stored before notes were recorded (no told, no untold)
+// counts as told: no sweep posts its note again after an upgrade.
+func TestHandOverStoredBeforeNotesCountsAsTold(t *testing.T) {
+	t.Parallel()
+	at := t0.Add(time.Minute)
+	a := workflow.Approval{ID: "ap_old", Status: workflow.StatusPending, CreatedAt: t0,
+		Delegations: []workflow.Delegation{{From: "U0456", To: "U0789", At: at}}}
+	item := encode(a, 1)
+	hand := item["delegations"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberM).Value
+	if _, ok := hand["untold"]; !ok {
+		t.Fatal("a hand-over not told is not stored as untold")
+	}
+	delete(hand, "untold")
+	got, _, err := decode(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got.Delegations[0]; !d.Told.Equal(at) {
+		t.Errorf("told = %s, want the hand-over's own time %s", d.Told, at)
 	}
 }
