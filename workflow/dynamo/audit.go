@@ -20,7 +20,6 @@ type AuditAPI interface {
 	PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
 	Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
 	BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
-	BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
 }
 
 // AuditLog is the workflow.AuditLog on the approvals table (TableSchema),
@@ -61,21 +60,18 @@ const (
 	attrHistoryTS      = "approvalMessageTs"
 )
 
-// Append implements workflow.AuditLog: the events in one BatchWriteItem
-// per 25 (writing an event again writes the same item), then one
+// Append implements workflow.AuditLog: one PutItem per event that only
+// adds (attribute_not_exists: an audit record is never replaced, so
+// writing an event again leaves the first record as it was), then one
 // conditional PutItem per person who acted, which never replaces their
 // history item with an older event.
 func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []workflow.AuditEvent) error {
-	var puts []types.WriteRequest
 	for _, e := range events {
-		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: eventItem(e, l.retention)}})
-	}
-	for len(puts) > 0 {
-		n := min(len(puts), maxBatchWrite)
-		if err := l.writeBatch(ctx, puts[:n]); err != nil {
-			return fmt.Errorf("write %d audit events of approval %s: %w", len(events), a.ID, err)
+		_, err := l.client.PutItem(ctx, addOnly(l.table, eventItem(e, l.retention)))
+		var exists *types.ConditionalCheckFailedException
+		if err != nil && !errors.As(err, &exists) {
+			return fmt.Errorf("write audit event %d of approval %s: %w", e.Seq, a.ID, err)
 		}
-		puts = puts[n:]
 	}
 	for _, act := range latestActs(events) {
 		if err := l.putHistory(ctx, a, act); err != nil {
@@ -85,34 +81,12 @@ func (l *AuditLog) Append(ctx context.Context, a workflow.Approval, events []wor
 	return nil
 }
 
-// maxBatchWrite is the most items one BatchWriteItem takes.
-const maxBatchWrite = 25
-
-// batchWriteAttempts bounds the calls one batch takes while DynamoDB
-// leaves some of its items unprocessed (throttling).
-const batchWriteAttempts = 5
-
-// writeBatch writes the items of one batch, again those DynamoDB left
-// unprocessed, with backoff; still unprocessed after batchWriteAttempts
-// calls is an error (the caller's outbox keeps the events).
-func (l *AuditLog) writeBatch(ctx context.Context, puts []types.WriteRequest) error {
-	for attempt := 1; ; attempt++ {
-		out, err := l.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{l.table: puts},
-		})
-		if err != nil {
-			return err
-		}
-		puts = out.UnprocessedItems[l.table]
-		switch {
-		case len(puts) == 0:
-			return nil
-		case attempt == batchWriteAttempts:
-			return fmt.Errorf("DynamoDB left %d of them unprocessed after %d attempts", len(puts), attempt)
-		}
-		if err := backoff(ctx, attempt); err != nil {
-			return err
-		}
+// addOnly is the PutItem of an audit record: it adds the item, and fails
+// (ConditionalCheckFailedException) where one with its key exists.
+func addOnly(table string, item map[string]types.AttributeValue) *dynamodb.PutItemInput {
+	return &dynamodb.PutItemInput{
+		TableName: aws.String(table), Item: item,
+		ConditionExpression: aws.String("attribute_not_exists(#id)"), ExpressionAttributeNames: map[string]string{"#id": attrID},
 	}
 }
 

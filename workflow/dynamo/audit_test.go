@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/go-cmp/cmp"
 
@@ -132,73 +131,66 @@ func TestHistoryKeepsTheLatestAct(t *testing.T) {
 	}
 }
 
-// throttled is DynamoDB throttling BatchWriteItem: its first calls write
-// only the first item of the batch (none with stuck) and return the rest
-// as UnprocessedItems, as DynamoDB does when a partition is over capacity.
-type throttled struct {
-	*dynamodb.Client
-	throttle int // calls left to throttle
-	stuck    bool
-	calls    int
-}
-
-func (c *throttled) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	c.calls++
-	if c.throttle == 0 {
-		return c.Client.BatchWriteItem(ctx, in, opts...)
-	}
-	c.throttle--
-	out := &dynamodb.BatchWriteItemOutput{UnprocessedItems: map[string][]types.WriteRequest{}}
-	for table, reqs := range in.RequestItems {
-		if c.stuck {
-			out.UnprocessedItems[table] = reqs
-			continue
-		}
-		if _, err := c.Client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs[:1]}}, opts...); err != nil {
-			return nil, err
-		}
-		if len(reqs) > 1 {
-			out.UnprocessedItems[table] = reqs[1:]
-		}
-	}
-	return out, nil
-}
-
-// Events are written 25 to a call, and items DynamoDB leaves unprocessed
-// are written again; a batch still unprocessed after the last attempt is
-// an error, so the events stay in the approval's outbox.
-func TestAuditAppendBatchesAndRetriesUnprocessed(t *testing.T) {
+// An audit record is never replaced: writing an event again through the
+// AuditLog (as a retry does, or with other content, as a bug or a
+// compromised caller might) leaves the first record as it was, and a
+// change whose write would add an audit record that exists is refused
+// whole, the approval unchanged.
+func TestAuditRecordsAreNeverOverwritten(t *testing.T) {
 	t.Parallel()
-	s := newStore(t)
+	r := newReplicas(t, 1)
 	ctx := t.Context()
-	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	var events []workflow.AuditEvent
-	for i := range 30 {
-		events = append(events, event("ap_many", i+1, start.Add(time.Duration(i)*time.Second), workflow.EventReminded, ""))
-	}
-	c := &throttled{Client: client, throttle: 2}
-	log := NewAuditLog(c, s.table, time.Hour)
-	if err := log.Append(ctx, workflow.Approval{ID: "ap_many"}, events); err != nil {
+	a := r.request(t, nil)
+	if _, err := r.svcs[0].Decide(ctx, a.ID, workflow.Decision{Action: workflow.ActionApprove, DraftIndex: 1, DecidedBy: "U0ALICE"}); err != nil {
 		t.Fatal(err)
 	}
-	var got []workflow.AuditEvent
-	if err := log.Export(ctx, start, start.Add(time.Hour), func(e workflow.AuditEvent) error { got = append(got, e); return nil }); err != nil {
+	if err := r.svcs[0].MessageSynced(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(events, got); diff != "" {
-		t.Errorf("exported (-want +got):\n%s", diff)
+	trail := func() []workflow.AuditEvent {
+		t.Helper()
+		var got []workflow.AuditEvent
+		if err := r.audit.Export(ctx, t0.Add(-time.Hour), r.clock.Now().Add(time.Hour), func(e workflow.AuditEvent) error {
+			if e.ApprovalID == a.ID {
+				got = append(got, e)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
-	// 25 items, throttled twice, then the last 5.
-	if c.calls != 4 {
-		t.Errorf("%d BatchWriteItem calls, want 4 (two throttled, one for the rest of the first 25, one for the last 5)", c.calls)
+	before := trail()
+	if len(before) < 3 || before[2].Type != workflow.EventDecided {
+		t.Fatalf("trail = %+v", before)
 	}
 
-	c = &throttled{Client: client, throttle: batchWriteAttempts, stuck: true}
-	log = NewAuditLog(c, s.table, time.Hour)
-	err := log.Append(ctx, workflow.Approval{ID: "ap_stuck"}, []workflow.AuditEvent{
-		event("ap_stuck", 1, start, workflow.EventReminded, ""), event("ap_stuck", 2, start, workflow.EventEscalated, ""),
+	forged := before[2]
+	forged.Actor, forged.Action, forged.Record = "U0MALLORY", workflow.ActionReject, nil
+	if err := r.audit.Append(ctx, a, []workflow.AuditEvent{forged, before[0]}); err != nil {
+		t.Fatalf("Append of events already written: %v", err)
+	}
+	if diff := cmp.Diff(before, trail()); diff != "" {
+		t.Errorf("the AuditLog replaced audit records (-was +now):\n%s", diff)
+	}
+
+	stored, err := r.svcs[0].Get(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(client, r.table)
+	_, err = s.Update(ctx, a.ID, func(x *workflow.Approval) error {
+		x.Title = "changed"
+		x.AuditOutbox = append(x.AuditOutbox, forged)
+		return nil
 	})
-	if err == nil || c.calls != batchWriteAttempts {
-		t.Errorf("Append = %v after %d calls, want an error after %d", err, c.calls, batchWriteAttempts)
+	if err == nil || !strings.Contains(err.Error(), "never overwritten") {
+		t.Errorf("a change that rewrites an audit record: %v", err)
+	}
+	if got, _ := r.svcs[0].Get(ctx, a.ID); !cmp.Equal(stored, got) {
+		t.Errorf("the refused change changed the approval (-was +now):\n%s", cmp.Diff(stored, got))
+	}
+	if diff := cmp.Diff(before, trail()); diff != "" {
+		t.Errorf("the store replaced audit records (-was +now):\n%s", diff)
 	}
 }

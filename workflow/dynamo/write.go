@@ -120,7 +120,8 @@ func (s *Store) sideWrites(before record, a workflow.Approval, room int) (record
 	}
 	events := a.AuditOutbox[:n]
 	for _, e := range workflow.WithRecords(a, events) {
-		put(eventItem(e, s.retention))
+		// An audit record only ever adds: never over one that exists.
+		items = append(items, types.TransactWriteItem{Put: s.putNew(eventItem(e, s.retention))})
 	}
 	for _, e := range latestActs(events) {
 		put(historyItem(a, e, s.retention))
@@ -310,6 +311,10 @@ func (s *Store) commit(ctx context.Context, before record, next workflow.Approva
 			return aws.ToString(r.Code) == "TransactionConflict"
 		}):
 			return record{}, &changed{}
+		case slices.ContainsFunc(canceled.CancellationReasons, func(r types.CancellationReason) bool {
+			return aws.ToString(r.Code) == "ConditionalCheckFailed"
+		}):
+			return record{}, fmt.Errorf("approval %s not written: a record it adds (an audit record, an entry) exists already, and the audit trail is never overwritten: %w", next.ID, err)
 		}
 	}
 	return record{}, err

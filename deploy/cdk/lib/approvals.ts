@@ -153,8 +153,11 @@ export class Approvals extends Construct {
     const notifierLogs = logGroup('NotifierLogGroup');
     const notifierRole = new iam.Role(this, 'NotifierRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     for (const s of [
-      // Create is a TransactWriteItems of two Puts: IAM checks PutItem for each.
-      allow(['dynamodb:GetItem', 'dynamodb:PutItem'], [tableArn]),
+      // A write with its audit records and decider entries is a
+      // TransactWriteItems: IAM checks PutItem or DeleteItem for each item
+      // (there is no TransactWriteItems action). UpdateItem: the list of
+      // user groups that may decide.
+      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'], [tableArn]),
       // A request replacing an older one of its execution (after a Retry).
       allow(['dynamodb:Query'], [executionIndex]),
       // Is the older request's task still waiting? A task token names no resource.
@@ -189,7 +192,9 @@ export class Approvals extends Construct {
     const eventsLogs = logGroup('EventsLogGroup');
     const eventsRole = new iam.Role(this, 'EventsRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     for (const s of [
-      allow(['dynamodb:GetItem', 'dynamodb:PutItem'], [tableArn]),
+      // Close a request (read, then a conditional write with its audit
+      // record and decider entries) and record its message as updated.
+      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'], [tableArn]),
       allow(['dynamodb:Query'], [executionIndex]),
       // Events whose retries ran out (on-failure destination).
       allow(['sqs:SendMessage'], [this.deadLetterQueue.queueArn]),
@@ -251,9 +256,15 @@ export class Approvals extends Construct {
       }),
     });
     for (const s of [
-      // BatchGetItem: audit records and history entries; BatchWriteItem: audit records.
-      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'], [tableArn]),
-      allow(['dynamodb:Query'], [`${tableArn}/index/queue-index`]),
+      // BatchGetItem: audit records and history entries. A write with its
+      // audit records and decider entries is a TransactWriteItems of Puts
+      // and Deletes; audit records are only ever added
+      // (attribute_not_exists), never by BatchWriteItem, which could
+      // replace or delete them; UpdateItem: the list of user groups that
+      // may decide.
+      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], [tableArn]),
+      // execution-index: the open requests of an execution whose check is due.
+      allow(['dynamodb:Query'], [`${tableArn}/index/queue-index`, executionIndex]),
       // A task token names no resource, so these cannot be scoped.
       allow(['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'], ['*']),
       ...(key ? [allow(['kms:Decrypt'], [key.keyArn])] : []),

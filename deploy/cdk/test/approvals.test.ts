@@ -96,18 +96,22 @@ describe('Approvals', () => {
     const notifierLogs = arnOf(stack, approvals.node.findChild('NotifierLogGroup'));
     const eventsLogs = arnOf(stack, approvals.node.findChild('EventsLogGroup'));
     expect(statements(template, 'ApprovalsNotifierRole')).toEqual([
+      `dynamodb:DeleteItem on ${TABLE}`,
       `dynamodb:GetItem on ${TABLE}`,
       `dynamodb:PutItem on ${TABLE}`,
       `dynamodb:Query on ${tableIndex('execution-index')}`,
+      `dynamodb:UpdateItem on ${TABLE}`,
       `logs:CreateLogStream on ${notifierLogs}`,
       `logs:PutLogEvents on ${notifierLogs}`,
       `secretsmanager:GetSecretValue on ${secret}`,
       'states:SendTaskHeartbeat on *',
     ]);
     expect(statements(template, 'ApprovalsEventsRole')).toEqual([
+      `dynamodb:DeleteItem on ${TABLE}`,
       `dynamodb:GetItem on ${TABLE}`,
       `dynamodb:PutItem on ${TABLE}`,
       `dynamodb:Query on ${tableIndex('execution-index')}`,
+      `dynamodb:UpdateItem on ${TABLE}`,
       `logs:CreateLogStream on ${eventsLogs}`,
       `logs:PutLogEvents on ${eventsLogs}`,
       `secretsmanager:GetSecretValue on ${secret}`,
@@ -121,6 +125,29 @@ describe('Approvals', () => {
     }
   });
 
+  // deploy/cloudformation.yaml's roles are derived from the code's calls
+  // (TestRolesAllowExactlyWhatTheCodeCalls in deploy/iam_test.go): the
+  // construct's roles allow the same DynamoDB actions, so neither
+  // deployment lacks one the code needs.
+  test('each role allows the DynamoDB actions the CloudFormation template\'s does', () => {
+    const template = Template.fromStack(build().stack);
+    // __dirname is dist/test; the template is deploy/cloudformation.yaml.
+    const yaml = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'cloudformation.yaml'), 'utf8');
+    const fromYaml = (policy: string): string[] => {
+      const start = yaml.indexOf(`PolicyName: ${policy}\n`);
+      expect(start).toBeGreaterThan(0);
+      const end = yaml.indexOf('PolicyName:', start + 1);
+      const chunk = yaml.slice(start, end < 0 ? undefined : end);
+      return [...new Set([...chunk.matchAll(/^\s*(?:-|Action:)\s*dynamodb:(\w+)\s*$/gm)].map((m) => m[1]))].sort();
+    };
+    const fromCdk = (role: string): string[] =>
+      [...new Set(statements(template, role).filter((s) => s.startsWith('dynamodb:')).map((s) => s.split(' ')[0].slice('dynamodb:'.length)))].sort();
+    for (const [policy, role] of [['approvals-notifier', 'ApprovalsNotifierRole'], ['approvals-events', 'ApprovalsEventsRole'], ['approvals-bot', 'ApprovalsBotTaskRole']]) {
+      expect(fromYaml(policy).length).toBeGreaterThan(0);
+      expect([policy, fromCdk(role)]).toEqual([policy, fromYaml(policy)]);
+    }
+  });
+
   test('the bot\'s task role reads the executions of every state machine, or of those added', () => {
     const all = build();
     const TABLE = arnOf(all.stack, all.approvals.table);
@@ -128,10 +155,12 @@ describe('Approvals', () => {
     const everyExecution = '{"Fn::Join":["",["arn:",{"Ref":"AWS::Partition"},":states:us-east-1:123456789012:execution:*:*"]]}';
     expect(statements(Template.fromStack(all.stack), 'ApprovalsBotTaskRole')).toEqual([
       `dynamodb:BatchGetItem on ${TABLE}`,
-      `dynamodb:BatchWriteItem on ${TABLE}`,
+      `dynamodb:DeleteItem on ${TABLE}`,
       `dynamodb:GetItem on ${TABLE}`,
       `dynamodb:PutItem on ${TABLE}`,
+      `dynamodb:Query on ${tableIndex('execution-index')}`,
       `dynamodb:Query on ${tableIndex('queue-index')}`,
+      `dynamodb:UpdateItem on ${TABLE}`,
       `states:DescribeExecution on ${everyExecution}`,
       `states:GetExecutionHistory on ${everyExecution}`,
       'states:SendTaskFailure on *',
