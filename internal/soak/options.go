@@ -67,8 +67,12 @@ type Options struct {
 	// SweepInterval is the replicas' APPROVALS_SWEEP_INTERVAL.
 	SweepInterval time.Duration
 	// GoroutineSlack and FDSlack are how many more goroutines and open
-	// files a surviving replica may hold after the run than before (idle
-	// connections kept by HTTP clients come and go).
+	// files a surviving replica may hold after the run than before: the
+	// AWS SDK's transport keeps up to 10 idle connections per host for
+	// 90 s (each a file and two goroutines), and a burst of decisions
+	// fills DynamoDB's pool (3 to 10 connections in a default run: 14
+	// goroutines and 7 files more), so the defaults cover about one full
+	// pool; a leak per decision shows as one per approval.
 	GoroutineSlack, FDSlack int
 	// DDBNice is DynamoDB Local's CPU priority (nice), which stands in for
 	// a service on other machines.
@@ -95,7 +99,7 @@ func Defaults() Options {
 		DDBThrottle: 0.03, DDB5xx: 0.01,
 		HomeOpens:      50,
 		SweepInterval:  5 * time.Second,
-		GoroutineSlack: 10, FDSlack: 4,
+		GoroutineSlack: 24, FDSlack: 12,
 		DDBNice: 15,
 	}
 }
