@@ -121,7 +121,7 @@ func ddbClient(t *testing.T, endpoint string) *dynamodb.Client {
 
 func createTable(t *testing.T) string {
 	t.Helper()
-	name := strings.ReplaceAll(t.Name(), "/", "-")
+	name := fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano()) // unique under -count
 	_, err := ddbClient(t, ddbEndpoint).CreateTable(testContext(t), &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
 		BillingMode:          types.BillingModePayPerRequest,
