@@ -114,12 +114,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 // success, a private explanation otherwise.
 func (b *Bot) decided(ctx context.Context, to replyTo, id string, d workflow.Decision, a workflow.Approval, err error, log *zap.Logger) {
 	b.metrics.decided(err, a)
-	if a.Channel == "" && to.channel == "" {
-		a, _ = b.lookup(ctx, id) // a modal submission has no channel of its own
-	}
-	to = to.within(a)
-	log = log.With(zap.String("execution_arn", a.ExecutionARN))
-	l := b.localeOf(a)
+	to, a, log, l := b.answering(ctx, to, id, a, log)
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
@@ -154,6 +149,17 @@ func (b *Bot) decided(ctx context.Context, to replyTo, id string, d workflow.Dec
 	default:
 		b.tell(ctx, to, blocks.ErrorText(l, err), log)
 	}
+}
+
+// answering is where and how to answer an action on the approval with the
+// ID, a as the action left it (a modal submission has no channel of its
+// own: the approval's is read): the place, the approval, the logger
+// naming its execution, and the language.
+func (b *Bot) answering(ctx context.Context, to replyTo, id string, a workflow.Approval, log *zap.Logger) (replyTo, workflow.Approval, *zap.Logger, string) {
+	if a.Channel == "" && to.channel == "" {
+		a, _ = b.lookup(ctx, id)
+	}
+	return to.within(a), a, log.With(zap.String("execution_arn", a.ExecutionARN)), b.localeOf(a)
 }
 
 // tellTooLate answers an action on an approval that is gone, decided or
@@ -310,12 +316,7 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 	a, err := b.approvals.Delegate(dctx, ref.id, to.user, delegate, ref.on)
 	cancel()
 	ack() // the hand-over is recorded (or refused): the modal closes
-	if a.Channel == "" && to.channel == "" {
-		a, _ = b.lookup(ctx, ref.id)
-	}
-	to = to.within(a)
-	log = log.With(zap.String("execution_arn", a.ExecutionARN))
-	l := b.localeOf(a)
+	to, a, log, l := b.answering(ctx, to, ref.id, a, log)
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {

@@ -148,12 +148,7 @@ func (b *Bot) withdraw(ctx context.Context, to replyTo, ref modalRef, user, reas
 // withdrawn answers a withdrawal, done or refused.
 func (b *Bot) withdrawn(ctx context.Context, to replyTo, ref modalRef, a workflow.Approval, err error, log *zap.Logger) {
 	b.metrics.decided(err, a)
-	if a.Channel == "" && to.channel == "" {
-		a, _ = b.lookup(ctx, ref.id)
-	}
-	to = to.within(a)
-	log = log.With(zap.String("execution_arn", a.ExecutionARN))
-	l := b.localeOf(a)
+	to, a, log, l := b.answering(ctx, to, ref.id, a, log)
 	switch workflow.ErrorCode(err) {
 	case "":
 		if err != nil {
