@@ -192,6 +192,7 @@ func TestParseRequestExecutionARN(t *testing.T) {
 		"arn:aws-eusc:states:eusc-de-east-1:123456789012:execution:M:r",
 		"arn:aws:states:ap-southeast-2:123456789012:execution:Veröffentlichen_2026.11:lauf-1",
 		"arn:aws:states:us-east-1:123456789012:execution:" + strings.Repeat("m", 80) + ":" + strings.Repeat("r", 80),
+		"arn:aws:states:us-east-1:123456789012:execution:" + strings.Repeat("ü", 80) + ":r", // 80 characters, 160 bytes
 	}
 	for _, arn := range valid {
 		m := validPayload()
@@ -216,6 +217,9 @@ func TestParseRequestExecutionARN(t *testing.T) {
 		{"arn:aws:states:us-east-1:123456789012:express:M:r", "not a Step Functions execution ARN"},
 		{"arn:aws:states:us-east-1:123456789012:execution:My Machine:r", "not a Step Functions execution ARN"},
 		{"arn:aws:states:us-east-1:123456789012:execution:M:" + strings.Repeat("r", 81), "not a Step Functions execution ARN"},
+		{"arn:aws:states:us-east-1:123456789012:execution:" + strings.Repeat("m", 81) + ":r", "not a Step Functions execution ARN"},
+		{"arn:aws:states:us-east-1:123456789012:execution:M/" + strings.Repeat("l", 81) + ":r", "not a Step Functions execution ARN"},
+		{"arn:aws:states:us-east-1:123456789012:express:M:r:" + strings.Repeat("x", 81), "not a Step Functions execution ARN"},
 		{"arn:aws:states:us-east-1:123456789012:execution:" + strings.Repeat("m", 80) + "/" + strings.Repeat("l", 80) + ":" + strings.Repeat("r", 80), "longer than 256 characters"},
 		{"ARN:AWS:STATES:US-EAST-1:123456789012:EXECUTION:M:R", "not a Step Functions execution ARN"},
 		{"arn:aws:states:us-east-1:123456789012:execution:M:r\n", "not a Step Functions execution ARN"},
