@@ -276,7 +276,7 @@ var english = map[Key]string{
 
 	KDownClickNotApplied:  "Your click was not applied because the bot was restarting; nothing was decided. Please click again.",
 	KDownClickCut:         "The bot was restarting while applying your click. If it went through, the message will update by itself shortly; otherwise please click again.",
-	KDownRecorded:         "Your decision is recorded. The bot restarted before completing it; it will be completed within about two minutes and the message will update by itself.",
+	KDownRecorded:         "Your decision is recorded. The bot restarted before completing it; it will be completed shortly, and the message will update by itself.",
 	KDownSubmitNotApplied: "Your answer in the form was not applied because the bot was restarting; nothing was decided. Please click the button again.",
 	KDownSubmitCut:        "The bot was restarting while applying your answer in the form. If it went through, the message will update by itself shortly; otherwise please click the button again.",
 	KDownOpenNotDone:      "The form did not open because the bot was restarting. Please click the button again.",

@@ -90,24 +90,36 @@ func (c click) replyTo() replyTo {
 	return replyTo{user: c.user, channel: c.channel, thread: c.thread, home: c.home}
 }
 
-// decide records a decision (Approvals.Claim), then acks it with ack: from
-// then on the decision no longer depends on this replica. The resume goes
-// to the pool; the outcome is translated by decided.
+// decide records a decision (Approvals.Claim), acks it with ack and
+// answers with decided (see record).
 func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Decision, on workflow.MessageRef, log *zap.Logger, ack func()) {
+	b.record(ctx, to, log, ack, func(ctx context.Context) (workflow.Claimed, error) {
+		return b.approvals.Claim(ctx, id, d, on)
+	}, func(ctx context.Context, a workflow.Approval, err error) {
+		b.decided(ctx, to, id, d, a, err, log)
+	})
+}
+
+// record records a decision with claim, then acks it with ack: from then
+// on the decision no longer depends on this replica. It answers with
+// answer at once when nothing is left to resume (a vote below the quorum,
+// a refusal), or after the resume, which it leaves to the pool.
+func (b *Bot) record(ctx context.Context, to replyTo, log *zap.Logger, ack func(),
+	claim func(context.Context) (workflow.Claimed, error), answer func(context.Context, workflow.Approval, error)) {
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-	c, err := b.approvals.Claim(dctx, id, d, on)
+	c, err := claim(dctx)
 	cancel()
 	ack()
-	if err == nil && c.Pending() {
-		b.pool.push(job{run: func(ctx context.Context) {
-			dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-			a, err := b.approvals.Resume(dctx, c)
-			cancel()
-			b.decided(ctx, to, id, d, a, err, log)
-		}, abandon: b.recordedAbandoned(to.within(c.Approval), log)})
+	if err != nil || !c.Pending() {
+		answer(ctx, c.Approval, err)
 		return
 	}
-	b.decided(ctx, to, id, d, c.Approval, err, log)
+	b.pool.push(job{run: func(ctx context.Context) {
+		dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
+		a, err := b.approvals.Resume(dctx, c)
+		cancel()
+		answer(ctx, a, err)
+	}, abandon: b.recordedAbandoned(to.within(c.Approval), log)})
 }
 
 // decided translates the outcome of a decision: the message update on
@@ -325,16 +337,13 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 			return
 		}
 		log.Info("handed over")
-		b.updates.refresh(a)
 		handed := a.Delegations[len(a.Delegations)-1]
-		b.updates.notifyThen(a, blocks.DelegationNotice(a, handed), func(ctx context.Context) {
+		b.tellHandOver(a, handed, func(ctx context.Context) {
 			if err := b.approvals.HandOverTold(ctx, a.ID, handed.At); err != nil {
 				// A sweep posts the note again after its grace.
 				log.Warn("hand-over note posted but not recorded so", zap.Error(chat.Redacted(err)))
 			}
 		})
-		b.homes.publish(delegate, "")
-		b.homes.refresh(a)
 		b.tell(ctx, to, blocks.T(l, blocks.KHandedTo, blocks.Escape(a.Title), blocks.Mention(delegate)), log)
 	case workflow.EFORBIDDEN:
 		log.Info("hand-over refused", zap.Error(err))
@@ -346,6 +355,16 @@ func (b *Bot) delegate(ctx context.Context, to replyTo, ref modalRef, delegate s
 		log.Info("hand-over refused", zap.Error(err))
 		b.tell(ctx, to, blocks.ErrorText(l, err), log)
 	}
+}
+
+// tellHandOver shows the hand-over d of a: the message refreshed, a note
+// in its thread (posted, when set, runs once the note is posted), the
+// delegate's App Home and those of the others concerned.
+func (b *Bot) tellHandOver(a workflow.Approval, d workflow.Delegation, posted func(context.Context)) {
+	b.updates.refresh(a)
+	b.updates.notifyThen(a, blocks.DelegationNotice(a, d), posted)
+	b.homes.publish(d.To, "")
+	b.homes.refresh(a)
 }
 
 // command answers /approvals privately through the response URL.

@@ -127,22 +127,13 @@ func (b *Bot) delegateChecked(ctx context.Context, envelopeID string, arrived ti
 // withdraw takes the request back for its requester, from the Withdraw
 // modal: the execution fails with Withdrawn, the message closes like a
 // rejection and says who withdrew it. It acks once the withdrawal is
-// recorded, and leaves the resume to the pool.
+// recorded (see record).
 func (b *Bot) withdraw(ctx context.Context, to replyTo, ref modalRef, user, reason string, log *zap.Logger, ack func()) {
-	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-	c, err := b.approvals.ClaimWithdrawal(dctx, ref.id, user, reason, ref.on)
-	cancel()
-	ack()
-	if err == nil && c.Pending() {
-		b.pool.push(job{run: func(ctx context.Context) {
-			dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
-			a, err := b.approvals.Resume(dctx, c)
-			cancel()
-			b.withdrawn(ctx, to, ref, a, err, log)
-		}, abandon: b.recordedAbandoned(to.within(c.Approval), log)})
-		return
-	}
-	b.withdrawn(ctx, to, ref, c.Approval, err, log)
+	b.record(ctx, to, log, ack, func(ctx context.Context) (workflow.Claimed, error) {
+		return b.approvals.ClaimWithdrawal(ctx, ref.id, user, reason, ref.on)
+	}, func(ctx context.Context, a workflow.Approval, err error) {
+		b.withdrawn(ctx, to, ref, a, err, log)
+	})
 }
 
 // withdrawn answers a withdrawal, done or refused.

@@ -351,10 +351,9 @@ func (b *Bot) submitModal(envelopeID string, cb slack.InteractionCallback) {
 		b.pool.pushFront(job{run: func(ctx context.Context) { b.editPicked(ctx, envelopeID, arrived, ref, log) }, abandon: abandoned})
 		return
 	case blocks.CallbackDelegate:
+		ack := b.ackOnce(envelopeID)
 		b.pool.pushFront(job{run: func(ctx context.Context) {
 			if b.delegateChecked(ctx, envelopeID, arrived, ref, sub.delegate, log) {
-				var once sync.Once
-				ack := func() { once.Do(func() { b.ackSince(envelopeID, nil, arrived) }) }
 				defer ack()
 				b.delegate(ctx, to, ref, sub.delegate, log, ack)
 			}

@@ -111,10 +111,7 @@ func (b *Bot) lifecycle(rep workflow.RecoverReport) {
 		a := h.Approval
 		b.log.Info("hand-over told for a replica that did not", zap.String("approval_id", a.ID),
 			zap.String("execution_arn", a.ExecutionARN), zap.String("delegate", h.Delegation.To))
-		b.updates.notify(a, blocks.DelegationNotice(a, h.Delegation))
-		b.updates.refresh(a)
-		b.homes.publish(h.Delegation.To, "")
-		b.homes.refresh(a)
+		b.tellHandOver(a, h.Delegation, nil)
 	}
 	for _, a := range rep.Completed {
 		// A replica recorded the decision and died before resuming it.

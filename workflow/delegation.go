@@ -15,10 +15,10 @@ type Delegation struct {
 	From, To string
 	At       time.Time
 	// Told is when the hand-over's note was posted in the request's thread
-	// (or taken on by a sweep to post); zero until then. A pending
-	// approval with a hand-over not told HandOverNoticeGrace after it is
-	// due (Due): the replica that recorded it died or Slack refused the
-	// note, and a sweep tells the delegate (RecoverReport.HandedOver).
+	// (or taken on by a sweep to post); zero until then. A hand-over still
+	// untold HandOverNoticeGrace after it was made makes its pending
+	// approval due (Due): the replica that recorded it died or Slack refused
+	// the note, and a sweep tells the delegate (RecoverReport.HandedOver).
 	Told time.Time
 }
 

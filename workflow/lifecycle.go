@@ -56,7 +56,9 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 	if did.escalated {
 		a.record(AuditEvent{At: now, Type: EventEscalated, Users: a.Policy.EscalateTo})
 	}
-	if deadlineStep || taskClosed || (!a.Deadline.IsZero() && !now.Before(a.Deadline.Add(grace))) {
+	overdue := !a.Deadline.IsZero() && !now.Before(a.Deadline.Add(grace))
+	closing := deadlineStep || taskClosed || overdue // nobody is told to act on it any more
+	if closing {
 		did.reminded = false
 	}
 	if did.reminded {
@@ -66,7 +68,7 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 		a.HeartbeatAt = now.Add(a.Policy.Heartbeat)
 		did.beat = true
 	}
-	if !deadlineStep && !taskClosed && (a.Deadline.IsZero() || now.Before(a.Deadline.Add(grace))) {
+	if !closing {
 		for _, i := range a.untold(now) {
 			a.Delegations[i].Told = now
 			did.told++
@@ -84,7 +86,7 @@ func (a *Approval) advance(now time.Time, grace time.Duration, beat, taskClosed 
 	case taskClosed:
 		err = a.Claim(Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now, Text: ReasonTaskGone}, now)
 		did.claimed = true
-	case !a.Deadline.IsZero() && !now.Before(a.Deadline.Add(grace)):
+	case overdue:
 		err = a.Claim(Decision{Action: ActionExpire, DraftIndex: NoDraft, DecidedAt: now}, now)
 		did.claimed = true
 	}

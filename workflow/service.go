@@ -430,11 +430,12 @@ func (s *Service) Resume(ctx context.Context, c Claimed) (Approval, error) {
 	return c.resume(ctx)
 }
 
-// Claim is DecideOn up to its conditional write: it checks the decision
-// and records it durably (the approval claimed, or a vote counted below the
-// quorum) and returns without resuming anything; Resume does the rest. The errors are
-// DecideOn's; with one, nothing was recorded (Claimed.Approval is the
-// approval as DecideOn returns it alongside the error).
+// Claim is DecideOn up to its conditional write: it checks the decision,
+// records it durably (the approval claimed, or a vote counted below the
+// quorum) and returns without resuming anything; Resume does the rest.
+// The errors are DecideOn's; with one, nothing was recorded
+// (Claimed.Approval is the approval as DecideOn returns it alongside the
+// error).
 func (s *Service) Claim(ctx context.Context, id string, d Decision, on MessageRef) (Claimed, error) {
 	a, err := s.store.Get(ctx, id)
 	if err != nil {

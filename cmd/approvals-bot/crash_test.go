@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/faultproxy"
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
@@ -53,28 +50,12 @@ func TestAckedClickSurvivesAKilledReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer proxy.Close()
-	env := append([]string{"PATH=" + os.Getenv("PATH"), "APPROVALS_CLAIM_LEASE=10s", "APPROVALS_SWEEP_INTERVAL=1s"}, stack.Env()...)
+	env := append([]string{"APPROVALS_CLAIM_LEASE=10s", "APPROVALS_SWEEP_INTERVAL=1s"}, stack.Env()...)
 	env = append(env, "AWS_ENDPOINT_URL_DYNAMODB="+proxy.URL()) // the last value of a name wins
-	start := func() (*exec.Cmd, *syncbuf.Buffer, chan error) {
-		t.Helper()
-		stderr := &syncbuf.Buffer{}
-		cmd := exec.Command(botBinary)
-		cmd.Env, cmd.Stderr = env, stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		t.Cleanup(func() {
-			_ = cmd.Process.Kill()
-			<-exited
-		})
-		return cmd, stderr, exited
-	}
 
-	first, firstLogs, firstExited := start()
+	first := startBinary(t, env)
 	if err := stack.Slack.WaitConnections(ctx, 1); err != nil {
-		t.Fatalf("the bot never connected: %v\n%s", err, firstLogs)
+		t.Fatalf("the bot never connected: %v\n%s", err, first.stderr)
 	}
 	p, err := stack.Request(ctx, "killed-after-ack", map[string]any{
 		"channel": "C0KILL", "approvers": []string{"U0ALICE"}, "title": "Ship it?",
@@ -91,7 +72,7 @@ func TestAckedClickSurvivesAKilledReplica(t *testing.T) {
 	select {
 	case <-claimHeld:
 	case <-ctx.Done():
-		t.Fatalf("the claim never reached DynamoDB\n%s", firstLogs)
+		t.Fatalf("the claim never reached DynamoDB\n%s", first.stderr)
 	}
 	for _, a := range stack.Slack.Acks() {
 		if a.EnvelopeID == id {
@@ -100,18 +81,18 @@ func TestAckedClickSurvivesAKilledReplica(t *testing.T) {
 	}
 	close(releaseClaim)
 	if _, err := stack.Slack.WaitAck(ctx, id); err != nil {
-		t.Fatalf("the click was not acked: %v\n%s", err, firstLogs)
+		t.Fatalf("the click was not acked: %v\n%s", err, first.stderr)
 	}
 	select {
 	case <-resuming:
 	case <-ctx.Done():
-		t.Fatalf("the bot never resumed the execution\n%s", firstLogs)
+		t.Fatalf("the bot never resumed the execution\n%s", first.stderr)
 	}
-	if err := first.Process.Kill(); err != nil {
+	if err := first.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	<-firstExited
-	firstExited <- nil // for the cleanup; its SendTaskSuccess went with it, never applied
+	<-first.exited
+	first.exited <- nil // for the cleanup; its SendTaskSuccess went with it, never applied
 
 	a, err := stack.Service.Get(ctx, p.Response.ApprovalID)
 	if err != nil {
@@ -122,17 +103,17 @@ func TestAckedClickSurvivesAKilledReplica(t *testing.T) {
 	}
 
 	killed := time.Now()
-	_, secondLogs, _ := start()
+	second := startBinary(t, env)
 	o, err := stack.WaitResumed(ctx, p.Token)
 	t.Logf("resumed by the second replica %s after the kill", time.Since(killed).Round(time.Millisecond))
 	if err != nil || o.State != stepfunctionstest.StateSucceeded || !strings.Contains(o.Output, `"decidedBy":"U0ALICE"`) {
-		t.Fatalf("outcome = %+v, %v\n%s", o, err, secondLogs)
+		t.Fatalf("outcome = %+v, %v\n%s", o, err, second.stderr)
 	}
 	if err := stack.Slack.WaitFor(ctx, func() bool {
 		m, _ := stack.Slack.Message(p.Response.Channel, p.Response.TS)
 		return m.Updates > 0 && !strings.Contains(string(m.Blocks), `"type":"button"`)
 	}); err != nil {
-		t.Fatalf("the message still shows buttons: %v\n%s", err, secondLogs)
+		t.Fatalf("the message still shows buttons: %v\n%s", err, second.stderr)
 	}
 	t.Logf("message updated %s after the kill", time.Since(killed).Round(time.Millisecond))
 	if n := stack.SFN.Successes(); n != 1 {

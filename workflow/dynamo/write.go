@@ -314,7 +314,8 @@ func (s *Store) commit(ctx context.Context, before record, next workflow.Approva
 		case slices.ContainsFunc(canceled.CancellationReasons, func(r types.CancellationReason) bool {
 			return aws.ToString(r.Code) == "ConditionalCheckFailed"
 		}):
-			return record{}, fmt.Errorf("approval %s not written: a record it adds (an audit record, an entry) exists already, and the audit trail is never overwritten: %w", next.ID, err)
+			// Only an audit record's put is conditional besides the record's.
+			return record{}, fmt.Errorf("approval %s not written: an audit record it adds exists already, and the audit trail is never overwritten: %w", next.ID, err)
 		}
 	}
 	return record{}, err
