@@ -162,7 +162,7 @@ func TestLambdasLinkNoSocketCode(t *testing.T) {
 	for _, p := range packages(t) {
 		byPath[p.ImportPath] = p
 	}
-	for _, main := range []string{"cmd/notifier", "cmd/approvals-events"} {
+	for _, main := range []string{"cmd/notifier", "cmd/approvals-events", "cmd/approvals-archive"} {
 		p, ok := byPath[module+"/"+main]
 		if !ok {
 			t.Fatalf("%s is not in go list's answer", main)
