@@ -175,7 +175,9 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 	if diff := cmp.Diff(trail, added); diff != "" {
 		t.Errorf("the archive's added records are not the trail as first written (-trail +archive):\n%s", diff)
 	}
-	recordOf := func(e workflow.AuditEvent) string { return fmt.Sprintf("%s%s#%06d", dynamo.AuditRecordPrefix, e.ApprovalID, e.Seq) }
+	recordOf := func(e workflow.AuditEvent) string {
+		return fmt.Sprintf("%s%s#%06d", dynamo.AuditRecordPrefix, e.ApprovalID, e.Seq)
+	}
 	overwritten := decided
 	overwritten.Actor, overwritten.Action = "U0MALLORY", workflow.ActionReject
 	retitled := requested
