@@ -62,7 +62,7 @@ build:
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/approvals-events/bootstrap ./cmd/approvals-events
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sfn-local ./cmd/sfn-local
 
-## package: what deploy/cloudformation.yaml deploys, in dist/: notifier.zip and approvals-events.zip
+## package: what deploy/cloudformation.yaml deploys, in dist/: notifier.zip, approvals-events.zip and approvals-archive.zip
 ## (bootstrap, arm64, stripped, reproducible), definitions/ (the shipped workflows) and approvals-bot
 ## (linux/arm64); then the bot's image $(IMAGE) if a Docker engine runs here, else the command to build it elsewhere
 package:

@@ -42,6 +42,21 @@ var binaries = []binary{
 		}
 		return out
 	}},
+	{main: "./cmd/approvals-archive", resource: "ArchiveFunction", property: "Role", platform: func(t *template) []permission {
+		// Lambda reads the table's stream for the function's event source
+		// mapping, and writes its output to the archive's log group, with
+		// the function's role; the stream's records are encrypted with the
+		// table's key.
+		stream, group := t.attrs["ApprovalsTable.StreamArn"], t.attrs["AuditArchiveLogGroup.Arn"]
+		out := []permission{{"logs:CreateLogStream", group}, {"logs:PutLogEvents", group}}
+		for _, a := range []string{"DescribeStream", "GetRecords", "GetShardIterator", "ListStreams"} {
+			out = append(out, permission{"dynamodb:" + a, stream})
+		}
+		if key := t.kmsKey(); key != "" {
+			out = append(out, permission{"kms:Decrypt", key})
+		}
+		return out
+	}},
 }
 
 // kmsKey is the customer managed key of the deployment, "" for none.

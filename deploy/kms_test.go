@@ -57,8 +57,8 @@ func TestKmsKeyEncryptsTheTableQueueAndLogs(t *testing.T) {
 				t.Errorf("key %v: %s is encrypted with %v, want %v", withKey, id, got, wantKey)
 			}
 		}
-		if groups != 8 {
-			t.Errorf("%d log groups, want 8 (three for the product, five for the workflows)", groups)
+		if groups != 9 {
+			t.Errorf("%d log groups, want 9 (four for the product, one of them the audit archive, five for the workflows)", groups)
 		}
 	}
 }

@@ -140,6 +140,7 @@ func TestStackCreatesInMoto(t *testing.T) {
 		"NotifierCodeBucket": bucket,
 		"NotifierCodeKey":    "notifier/1a2b3c4.zip",
 		"EventsCodeKey":      "events/1a2b3c4.zip",
+		"ArchiveCodeKey":     "archive/1a2b3c4.zip",
 		"BotImage":           "123456789012.dkr.ecr.us-east-1.amazonaws.com/approvals-bot@sha256:" + strings.Repeat("0", 64),
 		"SlackSecretArn":     aws.ToString(secret.ARN),
 		"KmsKeyArn":          network["KeyArn"],

@@ -1,8 +1,8 @@
 // Command package builds what deploy/cloudformation.yaml deploys, into one
 // directory (make package: dist/):
 //
-//	notifier.zip, approvals-events.zip  each one executable file, bootstrap:
-//	                                     the Lambda (provided.al2023, arm64),
+//	notifier.zip, approvals-events.zip, each one executable file, bootstrap:
+//	approvals-archive.zip                the Lambda (provided.al2023, arm64),
 //	                                     built with -tags lambda.norpc
 //	                                     -trimpath -ldflags='-s -w'; the zip
 //	                                     has a fixed time and mode, so the
@@ -43,6 +43,7 @@ var zipTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 var lambdas = []struct{ zip, pkg string }{
 	{"notifier.zip", "./cmd/notifier"},
 	{"approvals-events.zip", "./cmd/approvals-events"},
+	{"approvals-archive.zip", "./cmd/approvals-archive"},
 }
 
 func main() {
@@ -68,7 +69,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := buildAll(ctx, ".", *out, *bot); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "built in %s: %s, definitions/", *out, lambdas[0].zip+", "+lambdas[1].zip)
+	var zips []string
+	for _, l := range lambdas {
+		zips = append(zips, l.zip)
+	}
+	fmt.Fprintf(stdout, "built in %s: %s, definitions/", *out, strings.Join(zips, ", "))
 	if *bot {
 		fmt.Fprint(stdout, ", approvals-bot")
 	}

@@ -78,6 +78,9 @@ func TestCloudFormationTableMatchesSchema(t *testing.T) {
 	want = prune(want).(map[string]any)
 	delete(want, "TableName")
 	want["TimeToLiveSpecification"] = map[string]any{"AttributeName": TTLAttribute, "Enabled": true}
+	// CloudFormation's StreamSpecification has the view type only: a
+	// stream is on when it is given.
+	want["StreamSpecification"] = map[string]any{"StreamViewType": string(AuditStream().StreamViewType)}
 
 	keys := []string{"AttributeDefinitions", "BillingMode", "GlobalSecondaryIndexes", "KeySchema",
 		"LocalSecondaryIndexes", "ProvisionedThroughput", "StreamSpecification", "TimeToLiveSpecification"}
