@@ -55,11 +55,12 @@ sfn-local:
 soak: tools
 	$(GO) run ./cmd/approvals-soak $(ARGS)
 
-## build: the bot, the notifier and events Lambdas (arm64, provided.al2023) and sfn-local
+## build: the bot, the notifier, events and archive Lambdas (arm64, provided.al2023) and sfn-local
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/approvals-bot ./cmd/approvals-bot
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/notifier/bootstrap ./cmd/notifier
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/approvals-events/bootstrap ./cmd/approvals-events
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -o bin/approvals-archive/bootstrap ./cmd/approvals-archive
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/sfn-local ./cmd/sfn-local
 
 ## package: what deploy/cloudformation.yaml deploys, in dist/: notifier.zip, approvals-events.zip and approvals-archive.zip
