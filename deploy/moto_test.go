@@ -444,6 +444,18 @@ func checkServices(ctx context.Context, t *testing.T, cfg aws.Config, tmpl *temp
 		t.Errorf("the table's indexes are %q, want %q", indexes, want)
 	}
 
+	stream := aws.ToString(table.Table.LatestStreamArn)
+	if spec := table.Table.StreamSpecification; spec == nil || !aws.ToBool(spec.StreamEnabled) || spec.StreamViewType != "NEW_AND_OLD_IMAGES" || stream == "" {
+		t.Errorf("the table's stream is %+v (%q), want NEW_AND_OLD_IMAGES", spec, stream)
+	}
+	mappings, err := lambda.NewFromConfig(cfg).ListEventSourceMappings(ctx, &lambda.ListEventSourceMappingsInput{FunctionName: aws.String(stackName + "-archive")})
+	if err != nil {
+		t.Fatalf("list the archive's event source mappings: %v", err)
+	}
+	if len(mappings.EventSourceMappings) != 1 || aws.ToString(mappings.EventSourceMappings[0].EventSourceArn) != stream {
+		t.Errorf("the archive function's mappings are %+v, want one from the table's stream %s", mappings.EventSourceMappings, stream)
+	}
+
 	machines, err := tmpl.stateMachines()
 	if err != nil {
 		t.Fatal(err)
