@@ -22,7 +22,7 @@ import { acceptRoleDependsOn, Approvals, ApprovalsCode, BatchWithApprovedRetries
 /** What the example is deployed with: CDK context values (-c name=value), with stand-ins for synth. */
 interface ExampleContext {
   artifactsBucket: string; // where make package's zips were uploaded
-  revision: string; // their keys: notifier/REV.zip, events/REV.zip
+  revision: string; // their keys: notifier/REV.zip, events/REV.zip, archive/REV.zip
   botImage: string;
   slackSecretArn: string;
   vpcId: string;
@@ -84,6 +84,7 @@ export class ExampleStack extends Stack {
         s3.Bucket.fromBucketName(this, 'Artifacts', ctx.artifactsBucket),
         `notifier/${ctx.revision}.zip`,
         `events/${ctx.revision}.zip`,
+        `archive/${ctx.revision}.zip`,
       ),
       botImage: ecs.ContainerImage.fromRegistry(ctx.botImage),
       slackSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'SlackSecret', ctx.slackSecretArn),

@@ -18,27 +18,32 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { acceptRoleDependsOn } from './lint';
 
-/** The code of the two Lambdas: what `make package` builds. */
+/** The code of the three Lambdas: what `make package` builds. */
 export class ApprovalsCode {
-  /** notifier.zip and approvals-events.zip in a directory, such as the repository's dist/ after `make package`. */
+  /** notifier.zip, approvals-events.zip and approvals-archive.zip in a directory, such as the repository's dist/ after `make package`. */
   static fromDist(dir: string): ApprovalsCode {
     return new ApprovalsCode(
       lambda.Code.fromAsset(path.join(dir, 'notifier.zip')),
       lambda.Code.fromAsset(path.join(dir, 'approvals-events.zip')),
+      lambda.Code.fromAsset(path.join(dir, 'approvals-archive.zip')),
     );
   }
 
   /** The zips uploaded to a bucket, as deploy/README.md uploads them for the CloudFormation template. */
-  static fromBucket(bucket: import('aws-cdk-lib/aws-s3').IBucket, notifierKey: string, eventsKey: string): ApprovalsCode {
-    return new ApprovalsCode(lambda.Code.fromBucket(bucket, notifierKey), lambda.Code.fromBucket(bucket, eventsKey));
+  static fromBucket(bucket: import('aws-cdk-lib/aws-s3').IBucket, notifierKey: string, eventsKey: string, archiveKey: string): ApprovalsCode {
+    return new ApprovalsCode(
+      lambda.Code.fromBucket(bucket, notifierKey),
+      lambda.Code.fromBucket(bucket, eventsKey),
+      lambda.Code.fromBucket(bucket, archiveKey),
+    );
   }
 
-  private constructor(readonly notifier: lambda.Code, readonly events: lambda.Code) {}
+  private constructor(readonly notifier: lambda.Code, readonly events: lambda.Code, readonly archive: lambda.Code) {}
 }
 
 /** Props of Approvals. */
 export interface ApprovalsProps {
-  /** The notifier and events Lambdas' code. */
+  /** The notifier, events and archive Lambdas' code. */
   readonly code: ApprovalsCode;
   /** The bot's image (linux/arm64), built from deploy/Dockerfile; ideally pinned by digest. */
   readonly botImage: ecs.ContainerImage;
@@ -58,8 +63,14 @@ export interface ApprovalsProps {
   readonly tableName?: string;
   /** A customer managed key for the table, the dead-letter queue and the log groups; the secret must then be encrypted with it too (default: AWS owned and managed keys). */
   readonly encryptionKey?: kms.IKey;
-  /** How long the log groups keep logs (default one month). */
+  /** How long the log groups keep logs (default one month); the audit archive's has its own. */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * How long the audit archive's log group keeps each audit record: a year
+   * or more (default 400 days, as long as the table keeps them by default,
+   * APPROVALS_AUDIT_RETENTION).
+   */
+  readonly auditArchiveRetention?: logs.RetentionDays;
   /** An SNS topic the alarms notify when they fire and when they clear (default: none). */
   readonly alarmTopic?: sns.ITopic;
   /**
@@ -76,15 +87,21 @@ const INDEX_ATTRIBUTES = ['status', 'executionArn', 'stateName', 'channel', 'thr
 
 const ENDED = ['ABORTED', 'TIMED_OUT', 'FAILED', 'SUCCEEDED'];
 
+// Begins the key of every audit record, and of nothing else (dynamo.AuditRecordPrefix).
+const AUDIT_RECORD_PREFIX = 'log#';
+
 /**
  * Everything deploy/cloudformation.yaml deploys but the shipped workflows:
  * the approvals table, the notifier Lambda a state machine invokes (see
  * SlackApprovalTask), the events Lambda with the EventBridge rule that
  * closes the requests of ended executions and its dead-letter queue, the
  * Socket Mode bot on ECS Fargate in a security group that lets nothing in,
- * and the alarms; each role allows what the template's does.
+ * the audit archive (a Lambda that keeps every audit record from the
+ * table's stream in a retained log group), and the alarms; each role
+ * allows what the template's does.
  *
- * Throws an Error for a desiredCount outside 0 to 5.
+ * Throws an Error for a desiredCount outside 0 to 5 or an
+ * auditArchiveRetention under a year.
  */
 export class Approvals extends Construct {
   /** The approvals table. */
@@ -97,6 +114,10 @@ export class Approvals extends Construct {
   readonly deadLetterQueue: sqs.Queue;
   /** The bot's ECS service. */
   readonly botService: ecs.FargateService;
+  /** The audit archive: every audit record as first written, and any later change or delete of one. Retained with the stack deleted. */
+  readonly auditArchive: logs.LogGroup;
+  /** Writes the audit records of the table's stream to the audit archive. */
+  readonly archiveFunction: lambda.Function;
   /** The alarms, by the template's logical IDs. */
   readonly alarms: Record<string, cloudwatch.Alarm> = {};
 
@@ -108,6 +129,10 @@ export class Approvals extends Construct {
     if (!Number.isInteger(desiredCount) || desiredCount < 0 || desiredCount > 5) {
       throw new Error(`Approvals ${id}: desiredCount must be 0 to 5 (Slack allows 10 Socket Mode connections per app, and a rolling deployment runs up to twice the desired count), not ${desiredCount}`);
     }
+    const archiveRetention = props.auditArchiveRetention ?? logs.RetentionDays.THIRTEEN_MONTHS;
+    if (!Object.values(logs.RetentionDays).includes(archiveRetention) || archiveRetention < logs.RetentionDays.ONE_YEAR) {
+      throw new Error(`Approvals ${id}: auditArchiveRetention must be a RetentionDays of a year or more (the archive keeps each audit record at least as long as the table), not ${archiveRetention} days`);
+    }
     const stack = Stack.of(this);
     const key = props.encryptionKey;
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
@@ -118,7 +143,8 @@ export class Approvals extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    // Must equal dynamo.TableSchema plus TTL on purgeAt, like the template's.
+    // Must equal dynamo.TableSchema plus TTL on purgeAt and the stream
+    // dynamo.AuditStream, like the template's.
     this.table = new dynamodb.Table(this, 'Table', {
       tableName: props.tableName,
       partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
@@ -129,6 +155,8 @@ export class Approvals extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       encryption: key ? dynamodb.TableEncryption.CUSTOMER_MANAGED : undefined,
       encryptionKey: key,
+      // Every change of every item, before and after: the audit archive reads its audit records.
+      stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
     });
     this.table.addGlobalSecondaryIndex({
       indexName: 'queue-index',
@@ -246,6 +274,55 @@ export class Approvals extends Construct {
       deadLetterQueue: this.deadLetterQueue,
     }));
 
+    // The audit archive. The roles above may PutItem and DeleteItem on the
+    // table, so its audit records are a working copy; the archive keeps
+    // each from the stream in a log group, which only appends, and no role
+    // here may delete or change its events, streams or retention.
+    this.auditArchive = new logs.LogGroup(this, 'AuditArchiveLogGroup', {
+      retention: archiveRetention,
+      encryptionKey: key,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const archiveRole = new iam.Role(this, 'ArchiveRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    const streamArn = this.table.tableStreamArn!;
+    for (const s of [
+      // Lambda reads the stream with the function's role; the function's
+      // code calls nothing. (grantStreamRead would add ListStreams on *.)
+      allow(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], [streamArn]),
+      // Append only: no action that deletes or changes a log event.
+      allow(['logs:CreateLogStream', 'logs:PutLogEvents'], [this.auditArchive.logGroupArn]),
+      // The stream's records, with a customer managed key.
+      ...(key ? [allow(['kms:Decrypt'], [key.keyArn])] : []),
+    ]) {
+      archiveRole.addToPolicy(s);
+    }
+    this.archiveFunction = new lambda.Function(this, 'ArchiveFunction', {
+      description: 'Keeps every audit record, as first written, in the audit archive\'s log group (the table\'s stream).',
+      runtime: lambda.Runtime.PROVIDED_AL2023,
+      architecture: lambda.Architecture.ARM_64,
+      handler: 'bootstrap',
+      code: props.code.archive,
+      memorySize: 128,
+      timeout: Duration.seconds(60),
+      role: archiveRole,
+      // Its stdout lines are the archive; its log lines go to stderr.
+      logGroup: this.auditArchive,
+      loggingFormat: lambda.LoggingFormat.TEXT,
+    });
+    // Audit records only, from the stream's oldest record, retried until
+    // archived: a batch that fails blocks its shard and raises
+    // ArchiveBehindAlarm, nothing is skipped.
+    const archiveMapping = new lambda.EventSourceMapping(this, 'ArchiveEventSourceMapping', {
+      target: this.archiveFunction,
+      eventSourceArn: streamArn,
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      retryAttempts: -1,
+      filters: [lambda.FilterCriteria.filter({ dynamodb: { Keys: { id: { S: lambda.FilterRule.beginsWith(AUDIT_RECORD_PREFIX) } } } })],
+    });
+    // No age limit either; maxRecordAge cannot say so (60 s to 7 days).
+    (archiveMapping.node.defaultChild as lambda.CfnEventSourceMapping).maximumRecordAgeInSeconds = -1;
+
     // The bot.
     const botLogs = logGroup('BotLogGroup');
     const cluster = new ecs.Cluster(this, 'BotCluster', { vpc: props.vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
@@ -337,6 +414,7 @@ export class Approvals extends Construct {
 
     acceptRoleDependsOn(this.notifier);
     acceptRoleDependsOn(this.eventsFunction);
+    acceptRoleDependsOn(this.archiveFunction);
     this.addAlarms(stack, botLogs, cluster, props.alarmTopic);
   }
 
@@ -365,13 +443,14 @@ export class Approvals extends Construct {
       });
       return new cloudwatch.Metric({ namespace, metricName, statistic: 'Sum', period: fiveMinutes });
     };
-    const alarm = (id: string, description: string, metric: cloudwatch.IMetric, threshold: number) => {
+    const alarm = (id: string, description: string, metric: cloudwatch.IMetric, threshold: number,
+      comparisonOperator = cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD) => {
       this.alarms[id] = new cloudwatch.Alarm(this, id, {
         alarmDescription: description,
         metric,
         evaluationPeriods: 1,
         threshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        comparisonOperator,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     };
@@ -379,6 +458,11 @@ export class Approvals extends Construct {
       this.notifier.metricErrors({ statistic: 'Sum', period: fiveMinutes }), 1);
     alarm('EventsFunctionErrorsAlarm', 'The events Lambda failed an invocation (closing the approvals of an ended execution); see its log group.',
       this.eventsFunction.metricErrors({ statistic: 'Sum', period: fiveMinutes }), 1);
+    // The stream keeps a record 24 hours: an archive an hour behind (a
+    // batch failing, retried) has 23 hours to catch up before one is lost.
+    alarm('ArchiveBehindAlarm', 'The audit archive is more than an hour behind the table\'s stream (its batches failing); the stream keeps records 24 hours. See the archive function\'s errors in its log group.',
+      this.archiveFunction.metric('IteratorAge', { statistic: 'Maximum', period: fiveMinutes }), Duration.hours(1).toMilliseconds(),
+      cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD);
     // A replica logs bot_not_ready once it has been not ready for 60 s, then every minute.
     alarm('BotNotReadyAlarm', 'A bot replica has not been ready (Slack socket down or DynamoDB unreachable) for about 2 minutes; see the bot\'s log lines with "alert":"bot_not_ready" for the reason.',
       filter('BotNotReadyFilter', 'bot_not_ready', 'BotNotReady'), 2);

@@ -1,62 +1,18 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CfnElement, Stack } from 'aws-cdk-lib';
+import { CfnElement, Stage } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { IConstruct } from 'constructs';
-import { Approvals, ApprovalsCode, ApprovalsProps } from '../lib';
-
-const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:approvals/slack-AbCdEf';
-const KEY = 'arn:aws:kms:us-east-1:123456789012:key/0b7e8e1c-4a0d-4f5e-9b7a-3c2d1e0f9a8b';
-
-function build(change: (stack: Stack) => Partial<ApprovalsProps> = () => ({})): { stack: Stack; approvals: Approvals } {
-  const stack = new Stack(undefined, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
-  const approvals = new Approvals(stack, 'Approvals', {
-    code: ApprovalsCode.fromBucket(s3.Bucket.fromBucketName(stack, 'Artifacts', 'approvals-artifacts'), 'notifier/1.zip', 'events/1.zip'),
-    botImage: ecs.ContainerImage.fromRegistry('123456789012.dkr.ecr.us-east-1.amazonaws.com/approvals-bot:1'),
-    slackSecret: secretsmanager.Secret.fromSecretCompleteArn(stack, 'Secret', SECRET),
-    vpc: ec2.Vpc.fromVpcAttributes(stack, 'Vpc', { vpcId: 'vpc-0123456789abcdef0', availabilityZones: ['us-east-1a'], privateSubnetIds: ['subnet-0123456789abcdef0'] }),
-    ...change(stack),
-  });
-  return { stack, approvals };
-}
-
-// statements lists a role's policy statements as "action on resource",
-// resources resolved to JSON, sorted.
-function statements(template: Template, roleLogicalIdPrefix: string): string[] {
-  const out: string[] = [];
-  for (const [, policy] of Object.entries(template.findResources('AWS::IAM::Policy'))) {
-    const roles = JSON.stringify((policy as any).Properties.Roles);
-    if (!roles.includes(roleLogicalIdPrefix)) {
-      continue;
-    }
-    for (const s of (policy as any).Properties.PolicyDocument.Statement) {
-      expect(s.Effect).toBe('Allow');
-      expect(s.Condition).toBeUndefined();
-      for (const a of [s.Action].flat()) {
-        for (const r of [s.Resource].flat()) {
-          out.push(`${a} on ${typeof r === 'string' ? r : JSON.stringify(r)}`);
-        }
-      }
-    }
-  }
-  return out.sort();
-}
-
-// arnOf is how a statement names the construct's resource: its GetAtt Arn, as JSON.
-function arnOf(stack: Stack, construct: IConstruct): string {
-  return JSON.stringify({ 'Fn::GetAtt': [stack.getLogicalId(construct.node.defaultChild as CfnElement), 'Arn'] });
-}
+import { ApprovalsCode } from '../lib';
+import { arnOf, build, KEY, SECRET, statements } from './approvals-stack';
 
 describe('Approvals', () => {
-  test('the table equals the template\'s: key, indexes without the token, TTL, recovery, protection, kept', () => {
+  test('the table equals the template\'s: key, indexes without the token, TTL, recovery, protection, kept, both images streamed', () => {
     const template = Template.fromStack(build().stack);
     const attrs = ['status', 'executionArn', 'stateName', 'channel', 'threadTs', 'messageTs', 'approvers',
       'requestedBy', 'title', 'createdAt', 'deadline', 'claimedAt', 'closedAt', 'decision', 'messageSynced'];
@@ -81,6 +37,7 @@ describe('Approvals', () => {
         TimeToLiveSpecification: { AttributeName: 'purgeAt', Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
         SSESpecification: Match.absent(),
       },
     });
@@ -95,6 +52,8 @@ describe('Approvals', () => {
     const dlq = arnOf(stack, approvals.deadLetterQueue);
     const notifierLogs = arnOf(stack, approvals.node.findChild('NotifierLogGroup'));
     const eventsLogs = arnOf(stack, approvals.node.findChild('EventsLogGroup'));
+    const stream = JSON.stringify({ 'Fn::GetAtt': [JSON.parse(TABLE)['Fn::GetAtt'][0], 'StreamArn'] });
+    const archive = arnOf(stack, approvals.auditArchive);
     expect(statements(template, 'ApprovalsNotifierRole')).toEqual([
       `dynamodb:DeleteItem on ${TABLE}`,
       `dynamodb:GetItem on ${TABLE}`,
@@ -117,34 +76,60 @@ describe('Approvals', () => {
       `secretsmanager:GetSecretValue on ${secret}`,
       `sqs:SendMessage on ${dlq}`,
     ]);
-    // No managed policies: nothing beyond the statements above.
-    for (const [id, role] of Object.entries(template.findResources('AWS::IAM::Role'))) {
-      if (id.startsWith('ApprovalsNotifierRole') || id.startsWith('ApprovalsEventsRole') || id.startsWith('ApprovalsBotTaskRole')) {
-        expect((role as any).Properties.ManagedPolicyArns).toBeUndefined();
-      }
+    // Not grantStreamRead's: that adds ListStreams on *.
+    expect(statements(template, 'ApprovalsArchiveRole')).toEqual([
+      `dynamodb:DescribeStream on ${stream}`,
+      `dynamodb:GetRecords on ${stream}`,
+      `dynamodb:GetShardIterator on ${stream}`,
+      `dynamodb:ListStreams on ${stream}`,
+      `logs:CreateLogStream on ${archive}`,
+      `logs:PutLogEvents on ${archive}`,
+    ]);
+    // No managed or inline policies: nothing beyond the statements above.
+    const roles = Object.entries(template.findResources('AWS::IAM::Role'));
+    expect(roles.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'ApprovalsArchiveRole', 'ApprovalsBotTaskDefinitionExecutionRole', 'ApprovalsBotTaskRole', 'ApprovalsEventsRole', 'ApprovalsNotifierRole',
+    ]);
+    for (const [, role] of roles) {
+      expect((role as any).Properties.ManagedPolicyArns).toBeUndefined();
+      expect((role as any).Properties.Policies).toBeUndefined();
     }
   });
 
   // deploy/cloudformation.yaml's roles are derived from the code's calls
   // (TestRolesAllowExactlyWhatTheCodeCalls in deploy/iam_test.go): the
-  // construct's roles allow the same DynamoDB actions, so neither
-  // deployment lacks one the code needs.
-  test('each role allows the DynamoDB actions the CloudFormation template\'s does', () => {
+  // construct's roles allow the same DynamoDB and CloudWatch Logs actions,
+  // so neither deployment lacks one the code (or Lambda, for the archive's
+  // stream and the functions' logs) needs, nor holds one more.
+  test('each role allows the DynamoDB and CloudWatch Logs actions the CloudFormation template\'s does', () => {
     const template = Template.fromStack(build().stack);
     // __dirname is dist/test; the template is deploy/cloudformation.yaml.
     const yaml = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'cloudformation.yaml'), 'utf8');
-    const fromYaml = (policy: string): string[] => {
+    // The policy's text: up to the next policy or the next resource.
+    const policyText = (policy: string): string => {
       const start = yaml.indexOf(`PolicyName: ${policy}\n`);
       expect(start).toBeGreaterThan(0);
-      const end = yaml.indexOf('PolicyName:', start + 1);
-      const chunk = yaml.slice(start, end < 0 ? undefined : end);
-      return [...new Set([...chunk.matchAll(/^\s*(?:-|Action:)\s*dynamodb:(\w+)\s*$/gm)].map((m) => m[1]))].sort();
+      const rest = yaml.slice(start + 1);
+      const ends = [rest.indexOf('PolicyName:'), rest.search(/^ {2}\w+:\s*$/m)].filter((i) => i >= 0);
+      return yaml.slice(start, ends.length ? start + 1 + Math.min(...ends) : undefined);
     };
-    const fromCdk = (role: string): string[] =>
-      [...new Set(statements(template, role).filter((s) => s.startsWith('dynamodb:')).map((s) => s.split(' ')[0].slice('dynamodb:'.length)))].sort();
-    for (const [policy, role] of [['approvals-notifier', 'ApprovalsNotifierRole'], ['approvals-events', 'ApprovalsEventsRole'], ['approvals-bot', 'ApprovalsBotTaskRole']]) {
-      expect(fromYaml(policy).length).toBeGreaterThan(0);
-      expect([policy, fromCdk(role)]).toEqual([policy, fromYaml(policy)]);
+    const fromYaml = (policy: string, service: string): string[] => {
+      const actions = [...policyText(policy).matchAll(new RegExp(`^\\s*(?:-|Action:)\\s*${service}:(\\w+)\\s*$`, 'gm'))];
+      return [...new Set(actions.map((m) => m[1]))].sort();
+    };
+    const fromCdk = (role: string, service: string): string[] =>
+      [...new Set(statements(template, role).filter((s) => s.startsWith(`${service}:`)).map((s) => s.split(' ')[0].slice(service.length + 1)))].sort();
+    for (const [policy, role, logs] of [
+      ['approvals-notifier', 'ApprovalsNotifierRole', true],
+      ['approvals-events', 'ApprovalsEventsRole', true],
+      ['approvals-bot', 'ApprovalsBotTaskRole', false],
+      ['approvals-archive', 'ApprovalsArchiveRole', true],
+    ] as const) {
+      expect(fromYaml(policy, 'dynamodb').length).toBeGreaterThan(0);
+      expect(fromYaml(policy, 'logs').length).toBe(logs ? 2 : 0);
+      for (const service of ['dynamodb', 'logs']) {
+        expect([policy, service, fromCdk(role, service)]).toEqual([policy, service, fromYaml(policy, service)]);
+      }
     }
   });
 
@@ -216,8 +201,16 @@ describe('Approvals', () => {
   test('the Lambdas run the build\'s bootstrap on arm64 and get the secret\'s ARN, never a token', () => {
     const template = Template.fromStack(build().stack);
     const fns = template.findResources('AWS::Lambda::Function');
-    expect(Object.keys(fns)).toHaveLength(2);
+    expect(Object.keys(fns)).toHaveLength(3);
     for (const fn of Object.values(fns) as any[]) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'provided.al2023', Architectures: ['arm64'], Handler: 'bootstrap' });
+    }
+    // The archive gets nothing: it calls nothing (its own tests are in archive.test.ts).
+    const archive = Object.entries(fns).filter(([id]) => id.startsWith('ApprovalsArchiveFunction'));
+    expect(archive).toHaveLength(1);
+    expect((archive[0][1] as any).Properties.Environment).toBeUndefined();
+    expect((archive[0][1] as any).Properties.Code).toEqual({ S3Bucket: 'approvals-artifacts', S3Key: 'archive/1.zip' });
+    for (const [, fn] of Object.entries(fns).filter(([id]) => !id.startsWith('ApprovalsArchiveFunction')) as [string, any][]) {
       expect(fn.Properties).toMatchObject({ Runtime: 'provided.al2023', Architectures: ['arm64'], Handler: 'bootstrap', MemorySize: 256, LoggingConfig: { LogFormat: 'JSON' } });
       expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['APPROVALS_TABLE', 'SLACK_SECRET_ARN']);
       expect(fn.Properties.Environment.Variables.SLACK_SECRET_ARN).toBe(SECRET);
@@ -256,9 +249,14 @@ describe('Approvals', () => {
     expect(JSON.stringify(template.toJSON())).not.toContain('SecurityGroupIngress');
   });
 
-  test('seven alarms and four metric filters; with a topic, each notifies it when it fires and when it clears', () => {
-    const plain = Template.fromStack(build().stack);
-    plain.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+  test('eight alarms and four metric filters; with a topic, each notifies it when it fires and when it clears', () => {
+    const { stack, approvals } = build();
+    expect(Object.keys(approvals.alarms).sort()).toEqual([
+      'ApprovalsExpiredAlarm', 'ArchiveBehindAlarm', 'BotNotReadyAlarm', 'BotTasksBelowDesiredAlarm', 'EventsFunctionErrorsAlarm',
+      'MessagesNotUpdatedAlarm', 'NotifierErrorsAlarm', 'SlackAuthRefusedAlarm',
+    ]);
+    const plain = Template.fromStack(stack);
+    plain.resourceCountIs('AWS::CloudWatch::Alarm', 8);
     plain.resourceCountIs('AWS::Logs::MetricFilter', 4);
     plain.hasResourceProperties('AWS::Logs::MetricFilter', { FilterPattern: '{ $.alert = "approval_expired" }', MetricTransformations: [Match.objectLike({ MetricValue: '$.expired' })] });
     for (const alarm of Object.values(plain.findResources('AWS::CloudWatch::Alarm')) as any[]) {
@@ -276,7 +274,7 @@ describe('Approvals', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', { SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: KEY } });
     template.hasResourceProperties('AWS::SQS::Queue', { KmsMasterKeyId: KEY });
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup')) as any[];
-    expect(groups).toHaveLength(3);
+    expect(groups).toHaveLength(4);
     for (const g of groups) {
       expect(g.Properties.KmsKeyId).toBe(KEY);
     }
@@ -284,6 +282,8 @@ describe('Approvals', () => {
     expect(statements(template, 'ApprovalsEventsRole')).toEqual(expect.arrayContaining([`kms:Decrypt on ${KEY}`, `kms:GenerateDataKey on ${KEY}`]));
     expect(statements(template, 'ApprovalsBotTaskRole')).toContain(`kms:Decrypt on ${KEY}`);
     expect(statements(template, 'ApprovalsBotTaskDefinitionExecutionRole')).toContain(`kms:Decrypt on ${KEY}`);
+    // The stream's records.
+    expect(statements(template, 'ApprovalsArchiveRole')).toContain(`kms:Decrypt on ${KEY}`);
   });
 
   test.each([-1, 6, 1.5])('refuses desiredCount %p', (desiredCount) => {
@@ -293,14 +293,24 @@ describe('Approvals', () => {
   test('ApprovalsCode.fromDist takes make package\'s zips as assets', () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dist-'));
     try {
-      for (const zip of ['notifier.zip', 'approvals-events.zip']) {
-        fs.writeFileSync(path.join(dist, zip), 'a stand-in zip');
+      const zips = ['notifier.zip', 'approvals-events.zip', 'approvals-archive.zip'];
+      for (const zip of zips) {
+        fs.writeFileSync(path.join(dist, zip), `a stand-in for ${zip}`);
       }
-      const template = Template.fromStack(build(() => ({ code: ApprovalsCode.fromDist(dist) })).stack);
+      const { stack, approvals } = build(() => ({ code: ApprovalsCode.fromDist(dist) }));
+      const template = Template.fromStack(stack);
       for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as any[]) {
         expect(fn.Properties.Code.S3Key).toMatch(/\.zip$/);
       }
+      // What each function's asset uploads: its own zip.
+      const staged = (fn: lambda.Function) =>
+        fs.readFileSync(path.join(Stage.of(stack)!.outdir, (fn.node.findChild('Code') as s3assets.Asset).assetPath), 'utf8');
+      expect([approvals.notifier, approvals.eventsFunction, approvals.archiveFunction].map(staged))
+        .toEqual(zips.map((zip) => `a stand-in for ${zip}`));
       expect(() => build(() => ({ code: ApprovalsCode.fromDist(path.join(dist, 'missing')) }))).toThrow(/notifier\.zip/);
+      // A dist/ built before the archive: the missing zip is named.
+      fs.rmSync(path.join(dist, 'approvals-archive.zip'));
+      expect(() => build(() => ({ code: ApprovalsCode.fromDist(dist) }))).toThrow(/approvals-archive\.zip/);
     } finally {
       fs.rmSync(dist, { recursive: true, force: true });
     }

@@ -124,7 +124,8 @@ function call(fn: string, arg: any, env: Env): unknown {
 export function permissions(documents: any[], env: Env): string[] {
   const out: string[] = [];
   for (const doc of documents) {
-    for (const s of doc.Statement) {
+    // Evaluated first: a statement may be an Fn::If (on HasKmsKey, say).
+    for (const s of evaluate(doc.Statement, env)) {
       if (s.Condition !== undefined || s.NotAction !== undefined || s.NotResource !== undefined) {
         throw new Error(`a statement this comparison does not read: ${JSON.stringify(s)}`);
       }

@@ -18,7 +18,7 @@ test('the example builds publish-with-approval from SlackApprovalTask, in JSONPa
   expect(definitions).toHaveLength(2);
   expect(definitions.filter((d) => d.includes('\\"taskToken.$\\":\\"$$.Task.Token\\"'))).toHaveLength(1);
   expect(definitions.filter((d) => d.includes('\\"taskToken\\":\\"{% $states.context.Task.Token %}\\"'))).toHaveLength(1);
-  template.resourceCountIs('AWS::Lambda::Function', 2);
+  template.resourceCountIs('AWS::Lambda::Function', 3);
   template.resourceCountIs('AWS::ECS::Service', 1);
 });
 
