@@ -23,6 +23,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/sfnapprovals/approvals/internal/auditstream"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/lambdas/archive"
 )
@@ -49,7 +50,7 @@ func run(ctx context.Context, getenv func(string) string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	handler := archive.New(decoder{}, stdout, logging.New(stderr, level))
+	handler := archive.New(auditstream.Decoder{}, stdout, logging.New(stderr, level))
 	lambda.StartWithOptions(handler, lambda.WithContext(ctx))
 	return nil
 }

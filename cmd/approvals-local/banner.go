@@ -31,6 +31,7 @@ func (p *product) banner() {
 		fmt.Fprintf(w, "  \t\tWARNING: it listens on every interface, so other machines may reach it: %s\n", why)
 	}
 	fmt.Fprintf(w, "  data folder\t%s\tapprovals and the stand-in's messages survive a restart; logs in %s\n", data, logs)
+	fmt.Fprintf(w, "  audit archive\t%s\tevery audit record as first written, one JSON line each (deployed: a log group)\n", filepath.Join(data, archiveFile))
 	fmt.Fprintf(w, "  executions\tin memory\tthey end when approvals-local stops; their open requests are closed at the next start\n")
 	_ = w.Flush()
 

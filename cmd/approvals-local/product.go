@@ -14,15 +14,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/internal/approvalsbot"
+	"github.com/sfnapprovals/approvals/internal/auditstream"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/logging"
 	"github.com/sfnapprovals/approvals/internal/s3local"
+	"github.com/sfnapprovals/approvals/lambdas/archive"
 	"github.com/sfnapprovals/approvals/lambdas/events"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
@@ -69,6 +72,10 @@ type product struct {
 
 	stopWatch context.CancelFunc
 	watched   chan struct{}
+
+	archiveOut  *os.File // the audit archive's lines (archiveFile)
+	stopArchive context.CancelFunc
+	archived    chan struct{} // closed when the archive has caught up for the last time
 
 	// closedAtStart are the requests closed because their execution was
 	// lost with the last run.
@@ -124,7 +131,7 @@ func startProduct(ctx context.Context, cfg productConfig, getenv func(string) st
 	if p.db, err = dynamolocal.Client(ctx, p.ddb.Endpoint()); err != nil {
 		return nil, err
 	}
-	if err = dynamo.CreateTable(ctx, p.db, approvalsTable); err != nil {
+	if err = p.startArchive(ctx); err != nil {
 		return nil, err
 	}
 	if err = p.startSlack(); err != nil {
@@ -149,6 +156,47 @@ func startProduct(ctx context.Context, cfg productConfig, getenv func(string) st
 	go p.watchFailure(p.eng.api.Failed(), "the Step Functions API stopped")
 	go p.watchFailure(p.s3.Failed(), "the local S3 stopped")
 	return p, nil
+}
+
+// archiveFile is the audit archive, in the data folder: one JSON line per
+// audit record, as the deployed archive writes to its log group.
+const archiveFile = "audit-archive.jsonl"
+
+// startArchive creates the table with its stream and follows the stream
+// into archiveFile, as the deployed event source mapping and
+// approvals-archive do. An archive that already holds lines goes on from
+// the newest record: nothing writes the table while the product is
+// stopped, and stop archives up to the end.
+func (p *product) startArchive(ctx context.Context) error {
+	arn, err := auditstream.CreateTable(ctx, p.db, approvalsTable)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(p.cfg.Data, archiveFile)
+	info, statErr := os.Stat(path)
+	if p.archiveOut, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return fmt.Errorf("open the audit archive: %w", err)
+	}
+	log := p.log.With(zap.String("service", "approvals-archive"))
+	streams := dynamodbstreams.NewFromConfig(awsConfig(), func(o *dynamodbstreams.Options) { o.BaseEndpoint = aws.String(p.ddb.Endpoint()) })
+	f := auditstream.NewFollower(streams, arn, archive.New(auditstream.Decoder{}, p.archiveOut, log))
+	if statErr == nil && info.Size() > 0 {
+		f.StartAtLatest()
+	}
+	if _, err := f.CatchUp(ctx); err != nil {
+		return fmt.Errorf("audit archive: %w", err)
+	}
+	archiveCtx, cancel := context.WithCancel(context.Background())
+	p.stopArchive, p.archived = cancel, make(chan struct{})
+	go func() {
+		defer close(p.archived)
+		report := func(err error) { log.Warn("the audit archive could not catch up; it tries again", zap.Error(err)) }
+		_ = f.Run(archiveCtx, time.Second, report)
+		if _, err := f.CatchUp(context.Background()); err != nil {
+			report(err)
+		}
+	}()
+	return nil
 }
 
 // startSlack starts the fake Slack, restoring its messages, or, with a
@@ -288,6 +336,15 @@ func (p *product) stop() {
 		}
 		if p.slack != nil {
 			p.slack.Close()
+		}
+		if p.stopArchive != nil {
+			p.stopArchive()
+			<-p.archived
+		}
+		if p.archiveOut != nil {
+			if err := p.archiveOut.Close(); err != nil {
+				p.log.Warn("close the audit archive", zap.Error(err))
+			}
 		}
 		if p.ddb != nil {
 			if err := p.ddb.Close(); err != nil {

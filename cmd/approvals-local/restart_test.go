@@ -1,15 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/sfnapprovals/approvals/lambdas/archive"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -93,4 +96,35 @@ func TestRestartKeepsApprovalsAndMessages(t *testing.T) {
 		t.Errorf("the execution after the restart ended %s: %s %s\n%s", x.Status, x.Error, x.Cause, second.logs(t))
 	}
 	settled(ctx, t, second.slack, fresh)
+	second.stop()
+
+	// The audit archive, across both runs: every record of every approval
+	// once, none missing, the decisions and the close at start among them.
+	trails := map[string][]workflow.AuditEvent{}
+	b, err := os.ReadFile(filepath.Join(data, archiveFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		var e archive.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil || e.Archived != archive.Added || e.Event == nil {
+			t.Fatalf("archive line %q: %v", line, err)
+		}
+		trails[e.Event.ApprovalID] = append(trails[e.Event.ApprovalID], *e.Event)
+	}
+	freshID := button(t, fresh, "Approve draft 1").Value
+	for id, trail := range trails {
+		for i, e := range trail {
+			if e.Seq != i+1 {
+				t.Errorf("approval %s: archived record %d has seq %d: a record missing or repeated (%+v)", id, i+1, e.Seq, trail)
+				break
+			}
+		}
+	}
+	has := func(id string, typ workflow.EventType, actor string) bool {
+		return slices.ContainsFunc(trails[id], func(e workflow.AuditEvent) bool { return e.Type == typ && e.Actor == actor })
+	}
+	if !has(decidedID, workflow.EventDecided, alice) || !has(openID, workflow.EventClosed, "") || !has(freshID, workflow.EventDecided, carol) {
+		t.Errorf("the archive lacks alice's decision, the close at the restart or carol's decision: %+v", trails)
+	}
 }

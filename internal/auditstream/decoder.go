@@ -1,4 +1,8 @@
-package main
+// Package auditstream connects the audit archive (lambdas/archive) to the
+// approvals table: Decoder reads the table's audit records from stream
+// images as Lambda delivers them, and Follow feeds a table's stream to the
+// archive where no Lambda runs it (the local stack).
+package auditstream
 
 import (
 	"fmt"
@@ -11,14 +15,16 @@ import (
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 )
 
-// decoder is the archive's Decoder on the approvals table's items.
-type decoder struct{}
+// Decoder is the archive's Decoder on the approvals table's items.
+type Decoder struct{}
 
-var _ archive.Decoder = decoder{}
+var _ archive.Decoder = Decoder{}
 
-func (decoder) IsAuditRecord(key string) bool { return dynamo.IsAuditRecord(key) }
+// IsAuditRecord implements archive.Decoder.
+func (Decoder) IsAuditRecord(key string) bool { return dynamo.IsAuditRecord(key) }
 
-func (decoder) Key(keys map[string]lambdaevents.DynamoDBAttributeValue) string {
+// Key implements archive.Decoder.
+func (Decoder) Key(keys map[string]lambdaevents.DynamoDBAttributeValue) string {
 	item, err := toItem(keys)
 	if err != nil {
 		return ""
@@ -26,7 +32,8 @@ func (decoder) Key(keys map[string]lambdaevents.DynamoDBAttributeValue) string {
 	return dynamo.AuditRecordKey(item)
 }
 
-func (decoder) Decode(image map[string]lambdaevents.DynamoDBAttributeValue) (workflow.AuditEvent, error) {
+// Decode implements archive.Decoder.
+func (Decoder) Decode(image map[string]lambdaevents.DynamoDBAttributeValue) (workflow.AuditEvent, error) {
 	if len(image) == 0 {
 		return workflow.AuditEvent{}, fmt.Errorf("the stream record has no image (is the stream's view NEW_AND_OLD_IMAGES?)")
 	}

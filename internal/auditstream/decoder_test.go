@@ -1,4 +1,4 @@
-package main
+package auditstream
 
 import (
 	"encoding/json"
