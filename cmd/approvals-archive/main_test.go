@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -25,8 +24,8 @@ import (
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
+	"github.com/sfnapprovals/approvals/internal/lambdatest"
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/lambdas/archive"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -36,40 +35,9 @@ import (
 
 // Shared by every test: the binary, built once, and one DynamoDB Local
 // (each test gets its own table).
-var (
-	binary   string
-	ddb      *dynamolocal.Server
-	ddbAdmin *dynamodb.Client
-)
+var harness lambdatest.Harness
 
-func TestMain(m *testing.M) { os.Exit(testMain(m)) }
-
-func testMain(m *testing.M) int {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "approvals-archive-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "bootstrap")
-	build := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build approvals-archive: %v\n%s", err, out)
-		return 1
-	}
-	if ddb, err = dynamolocal.Start(ctx); err != nil {
-		fmt.Fprintf(os.Stderr, "start DynamoDB Local (run make tools): %v\n", err)
-		return 1
-	}
-	defer ddb.Close()
-	if ddbAdmin, err = dynamolocal.Client(ctx, ddb.Endpoint()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
-}
+func TestMain(m *testing.M) { os.Exit(lambdatest.Main(m, "approvals-archive", &harness)) }
 
 // The product writes an approval's audit trail; then somebody with the
 // roles' table permissions overwrites one record, updates another and
@@ -81,7 +49,7 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 	ctx := t.Context()
 	table := streamedTable(t)
 	resumer := workflowtest.NewResumer()
-	svc := workflow.NewService(dynamo.New(ddbAdmin, table), resumer, nil)
+	svc := workflow.NewService(dynamo.New(harness.Admin, table), resumer, nil)
 	token := "AQCEAAAAKgAAAAMAAAAAAAAAA" + randomHex(60)
 	a, _, err := svc.Request(ctx, workflow.Request{
 		TaskToken: workflow.TaskToken(token), ExecutionARN: "arn:aws:states:us-east-1:123456789012:execution:publish:" + randomHex(4),
@@ -111,22 +79,22 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 	key := func(e workflow.AuditEvent) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: fmt.Sprintf("%s%s#%06d", dynamo.AuditRecordPrefix, e.ApprovalID, e.Seq)}}
 	}
-	got, err := ddbAdmin.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key(decided)})
+	got, err := harness.Admin.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key(decided)})
 	if err != nil || got.Item == nil {
 		t.Fatalf("read the decided record: %v", err)
 	}
 	got.Item["actor"] = &types.AttributeValueMemberS{Value: "U0MALLORY"}
 	got.Item["action"] = &types.AttributeValueMemberS{Value: string(workflow.ActionReject)}
-	if _, err := ddbAdmin.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: got.Item}); err != nil {
+	if _, err := harness.Admin.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: got.Item}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ddbAdmin.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	if _, err := harness.Admin.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: aws.String(table), Key: key(requested), UpdateExpression: aws.String("SET title = :t"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":t": &types.AttributeValueMemberS{Value: "Something else"}},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ddbAdmin.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key(last)}); err != nil {
+	if _, err := harness.Admin.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key(last)}); err != nil {
 		t.Fatal(err)
 	}
 	if tampered := exportTrail(t, table, a.ID); cmp.Equal(trail, tampered) {
@@ -264,10 +232,10 @@ func streamedTable(t *testing.T) string {
 	table := "approvals-" + randomHex(6)
 	in := dynamo.TableSchema(table)
 	in.StreamSpecification = dynamo.AuditStream()
-	if _, err := ddbAdmin.CreateTable(t.Context(), in); err != nil {
+	if _, err := harness.Admin.CreateTable(t.Context(), in); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	if err := dynamo.CreateTable(t.Context(), ddbAdmin, table); err != nil {
+	if err := dynamo.CreateTable(t.Context(), harness.Admin, table); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
 	return table
@@ -277,7 +245,7 @@ func exportTrail(t *testing.T, table, id string) []workflow.AuditEvent {
 	t.Helper()
 	var out []workflow.AuditEvent
 	now := time.Now()
-	err := dynamo.NewAuditLog(ddbAdmin, table, workflow.DefaultAuditRetention).Export(t.Context(), now.Add(-time.Hour), now.Add(time.Hour), func(e workflow.AuditEvent) error {
+	err := dynamo.NewAuditLog(harness.Admin, table, workflow.DefaultAuditRetention).Export(t.Context(), now.Add(-time.Hour), now.Add(time.Hour), func(e workflow.AuditEvent) error {
 		if e.ApprovalID == id {
 			out = append(out, e)
 		}
@@ -307,7 +275,7 @@ func readStream(t *testing.T, table string, last func(map[string]any) bool) []js
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	desc, err := ddbAdmin.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	desc, err := harness.Admin.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +285,7 @@ func readStream(t *testing.T, table string, last func(map[string]any) bool) []js
 	}
 	tap := &recordTap{base: http.DefaultTransport}
 	streams := dynamodbstreams.New(dynamodbstreams.Options{
-		Region: "us-east-1", BaseEndpoint: aws.String(ddb.Endpoint()),
+		Region: "us-east-1", BaseEndpoint: aws.String(harness.DDB.Endpoint()),
 		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
 		HTTPClient:  &http.Client{Transport: tap},
 	})
@@ -421,7 +389,7 @@ func startFunction(t *testing.T) *function {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = rt.Close() })
-	f := &function{runtime: rt, cmd: exec.Command(binary), stdout: &syncbuf.Buffer{}, out: &syncbuf.Buffer{}, exited: make(chan struct{})}
+	f := &function{runtime: rt, cmd: exec.Command(harness.Binary), stdout: &syncbuf.Buffer{}, out: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	f.cmd.Env = []string{"AWS_LAMBDA_RUNTIME_API=" + rt.Addr(), "LOG_LEVEL=debug", "HOME=" + t.TempDir()}
 	f.cmd.Stdout, f.cmd.Stderr = io.MultiWriter(f.stdout, f.out), f.out
 	if err := f.cmd.Start(); err != nil {

@@ -4,20 +4,17 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/slack-go/slack"
 
-	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
+	"github.com/sfnapprovals/approvals/internal/lambdatest"
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
@@ -27,40 +24,9 @@ import (
 
 // Shared by every test: the binary, built once, and one DynamoDB Local
 // (each test gets its own table).
-var (
-	binary   string
-	ddb      *dynamolocal.Server
-	ddbAdmin *dynamodb.Client
-)
+var harness lambdatest.Harness
 
-func TestMain(m *testing.M) { os.Exit(testMain(m)) }
-
-func testMain(m *testing.M) int {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "approvals-events-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "bootstrap")
-	build := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build approvals-events: %v\n%s", err, out)
-		return 1
-	}
-	if ddb, err = dynamolocal.Start(ctx); err != nil {
-		fmt.Fprintf(os.Stderr, "start DynamoDB Local (run make tools): %v\n", err)
-		return 1
-	}
-	defer ddb.Close()
-	if ddbAdmin, err = dynamolocal.Client(ctx, ddb.Endpoint()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
-}
+func TestMain(m *testing.M) { os.Exit(lambdatest.Main(m, "approvals-events", &harness)) }
 
 // stack is one function process wired to its own table, fake Slack and
 // Runtime API emulator, and the services a test seeds requests with.
@@ -77,7 +43,7 @@ type stack struct {
 func newStack(t *testing.T) *stack {
 	t.Helper()
 	s := &stack{table: "approvals-" + randomHex(6)}
-	if err := dynamo.CreateTable(t.Context(), ddbAdmin, s.table); err != nil {
+	if err := dynamo.CreateTable(t.Context(), harness.Admin, s.table); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
 	var err error
@@ -89,7 +55,7 @@ func newStack(t *testing.T) *stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.runtime.Close() })
-	s.svc = workflow.NewService(dynamo.New(ddbAdmin, s.table), nil, nil)
+	s.svc = workflow.NewService(dynamo.New(harness.Admin, s.table), nil, nil)
 	s.poster = chat.NewPoster(slack.New(s.slack.BotToken(), slack.OptionAPIURL(s.slack.APIURL())))
 	return s
 }
@@ -100,7 +66,7 @@ func (s *stack) env(t *testing.T) map[string]string {
 	return map[string]string{
 		"AWS_LAMBDA_RUNTIME_API":    s.runtime.Addr(),
 		"APPROVALS_TABLE":           s.table,
-		"AWS_ENDPOINT_URL_DYNAMODB": ddb.Endpoint(),
+		"AWS_ENDPOINT_URL_DYNAMODB": harness.DDB.Endpoint(),
 		"AWS_REGION":                "us-east-1",
 		"AWS_ACCESS_KEY_ID":         "local",
 		"AWS_SECRET_ACCESS_KEY":     "local",
@@ -182,7 +148,7 @@ type process struct {
 
 func startProcess(t *testing.T, env map[string]string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
+	p := &process{cmd: exec.Command(harness.Binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}

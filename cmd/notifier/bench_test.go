@@ -102,7 +102,7 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 // Runtime API: the floor under BenchmarkNotifierInvoke.
 func BenchmarkStoreFloor(b *testing.B) {
 	s := newStack(b)
-	service := workflow.NewService(dynamo.New(ddbAdmin, s.table), nil, nil)
+	service := workflow.NewService(dynamo.New(harness.Admin, s.table), nil, nil)
 	ctx := context.Background()
 	var took []time.Duration
 	for b.Loop() {

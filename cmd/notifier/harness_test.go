@@ -4,63 +4,25 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
-	"github.com/sfnapprovals/approvals/internal/dynamolocal"
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
+	"github.com/sfnapprovals/approvals/internal/lambdatest"
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
 )
 
-// Shared by every test and benchmark: the notifier binary, built once, and
-// one DynamoDB Local (each test gets its own table).
-var (
-	binary   string
-	ddb      *dynamolocal.Server
-	ddbAdmin *dynamodb.Client
-)
+// Shared by every test: the binary, built once, and one DynamoDB Local
+// (each test gets its own table).
+var harness lambdatest.Harness
 
-func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
-}
-
-func testMain(m *testing.M) int {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "notifier-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "bootstrap")
-	build := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the notifier: %v\n%s", err, out)
-		return 1
-	}
-
-	if ddb, err = dynamolocal.Start(ctx); err != nil {
-		fmt.Fprintf(os.Stderr, "start DynamoDB Local (run make tools): %v\n", err)
-		return 1
-	}
-	defer ddb.Close()
-	if ddbAdmin, err = dynamolocal.Client(ctx, ddb.Endpoint()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
-}
+func TestMain(m *testing.M) { os.Exit(lambdatest.Main(m, "notifier", &harness)) }
 
 // stack is one notifier process wired to its own table, fake Slack and
 // Runtime API emulator.
@@ -78,7 +40,7 @@ func newStack(tb testing.TB, slack ...fakeslack.Options) *stack {
 	tb.Helper()
 	ctx := context.Background()
 	s := &stack{table: "approvals-" + randomHex(6)}
-	if err := dynamo.CreateTable(ctx, ddbAdmin, s.table); err != nil {
+	if err := dynamo.CreateTable(ctx, harness.Admin, s.table); err != nil {
 		tb.Fatalf("create table: %v", err)
 	}
 	var opts fakeslack.Options
@@ -106,7 +68,7 @@ func (s *stack) env(tb testing.TB) map[string]string {
 	return map[string]string{
 		"AWS_LAMBDA_RUNTIME_API":    s.runtime.Addr(),
 		"APPROVALS_TABLE":           s.table,
-		"AWS_ENDPOINT_URL_DYNAMODB": ddb.Endpoint(),
+		"AWS_ENDPOINT_URL_DYNAMODB": harness.DDB.Endpoint(),
 		"AWS_ENDPOINT_URL_SFN":      s.sfn.URL(),
 		"AWS_REGION":                "us-east-1",
 		"AWS_ACCESS_KEY_ID":         "local",
@@ -142,7 +104,7 @@ type process struct {
 
 func startProcess(tb testing.TB, env map[string]string) *process {
 	tb.Helper()
-	p := &process{cmd: exec.Command(binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
+	p := &process{cmd: exec.Command(harness.Binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}

@@ -104,7 +104,7 @@ func TestNotifierPostsOnceAndAnswersRetriesTheSame(t *testing.T) {
 		t.Errorf("Slack has %d messages after the retry, want 1", got)
 	}
 
-	stored, err := dynamo.New(ddbAdmin, s.table).Get(context.Background(), resp.ApprovalID)
+	stored, err := dynamo.New(harness.Admin, s.table).Get(context.Background(), resp.ApprovalID)
 	if err != nil {
 		t.Fatalf("read the stored approval: %v", err)
 	}

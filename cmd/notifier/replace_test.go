@@ -39,7 +39,7 @@ func TestNotifierReplacesTheRequestOfAFailedAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store := dynamo.New(ddbAdmin, s.table)
+	store := dynamo.New(harness.Admin, s.table)
 	open, err := store.ListOpen(context.Background(), execution, 10)
 	if err != nil || len(open) != 1 || open[0].ID != resp.ApprovalID {
 		t.Fatalf("open approvals = %v, %v; want only the new %s", open, err, resp.ApprovalID)
