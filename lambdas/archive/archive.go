@@ -69,7 +69,9 @@ type Entry struct {
 	// At is when DynamoDB made the change (to the second).
 	At time.Time `json:"at"`
 	// By is who made a change other than an addition, when the stream
-	// says (a time to live removal is "dynamodb.amazonaws.com").
+	// says: DynamoDB names only its own time to live removals
+	// ("dynamodb.amazonaws.com"); CloudTrail's data events, where enabled,
+	// name the principal of other writes.
 	By string `json:"by,omitempty"`
 }
 
@@ -152,13 +154,12 @@ func (h *Handler) Archive(event lambdaevents.DynamoDBEvent) (Response, error) {
 			continue
 		}
 		e := Entry{Record: key, Sequence: r.Change.SequenceNumber, At: r.Change.ApproximateCreationDateTime.UTC()}
-		if r.UserIdentity != nil {
+		if r.UserIdentity != nil && r.EventName != "INSERT" {
 			e.By = r.UserIdentity.PrincipalID
 		}
 		switch r.EventName {
 		case "INSERT":
 			e.Archived, resp.Added = Added, resp.Added+1
-			e.By = ""
 		case "MODIFY":
 			e.Archived, resp.Changed = Changed, resp.Changed+1
 		case "REMOVE":
