@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -26,7 +25,6 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
 	"github.com/sfnapprovals/approvals/internal/lambdatest"
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/lambdas/archive"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
@@ -109,7 +107,7 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 	for _, batch := range [][]json.RawMessage{records[:half], records[half:]} {
 		r := fn.invoke(t, streamEvent(t, batch))
 		if r.Failed() {
-			t.Fatalf("the function failed: %s %s\noutput:\n%s", r.ErrorType, r.Payload, fn.out.String())
+			t.Fatalf("the function failed: %s %s\noutput:\n%s", r.ErrorType, r.Payload, fn.Output())
 		}
 		var part archive.Response
 		if err := json.Unmarshal(r.Payload, &part); err != nil {
@@ -117,7 +115,7 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 		}
 		resp.Added, resp.Changed, resp.Deleted, resp.Ignored = resp.Added+part.Added, resp.Changed+part.Changed, resp.Deleted+part.Deleted, resp.Ignored+part.Ignored
 	}
-	fn.stop()
+	fn.Stop()
 	entries := fn.entries(t)
 
 	var added []workflow.AuditEvent
@@ -177,11 +175,11 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 	if resp.Ignored == 0 {
 		t.Error("the approval's own record and entries were archived, not ignored")
 	}
-	if out := fn.out.String(); strings.Contains(out, token) {
+	if out := fn.Output(); strings.Contains(out, token) {
 		t.Errorf("the function's output holds the task token:\n%s", out)
 	}
-	if !strings.Contains(fn.out.String(), "the archive keeps what they were") {
-		t.Errorf("the function did not warn of the changes:\n%s", fn.out.String())
+	if !strings.Contains(fn.Output(), "the archive keeps what they were") {
+		t.Errorf("the function did not warn of the changes:\n%s", fn.Output())
 	}
 }
 
@@ -211,7 +209,7 @@ func TestArchiveTellsExpiryFromDeletionAndKeepsWhatItCannotRead(t *testing.T) {
 			t.Errorf("payload %s: %s %s, want an InvalidEvent error", bad, r.ErrorType, r.Payload)
 		}
 	}
-	fn.stop()
+	fn.Stop()
 	entries := fn.entries(t)
 	if len(entries) != 2 {
 		t.Fatalf("%d archive lines, want 2: %+v", len(entries), entries)
@@ -376,10 +374,7 @@ func streamEvent(t *testing.T, records []json.RawMessage) []byte {
 // function is the binary, serving a Runtime API emulator.
 type function struct {
 	runtime *lambdaruntime.Server
-	cmd     *exec.Cmd
-	stdout  *syncbuf.Buffer
-	out     *syncbuf.Buffer // stdout and stderr
-	exited  chan struct{}
+	*lambdatest.Process
 }
 
 func startFunction(t *testing.T) *function {
@@ -389,39 +384,24 @@ func startFunction(t *testing.T) *function {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = rt.Close() })
-	f := &function{runtime: rt, cmd: exec.Command(harness.Binary), stdout: &syncbuf.Buffer{}, out: &syncbuf.Buffer{}, exited: make(chan struct{})}
-	f.cmd.Env = []string{"AWS_LAMBDA_RUNTIME_API=" + rt.Addr(), "LOG_LEVEL=debug", "HOME=" + t.TempDir()}
-	f.cmd.Stdout, f.cmd.Stderr = io.MultiWriter(f.stdout, f.out), f.out
-	if err := f.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		_ = f.cmd.Wait()
-		close(f.exited)
-	}()
-	t.Cleanup(f.stop)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	f := &function{runtime: rt, Process: harness.Start(t, map[string]string{"AWS_LAMBDA_RUNTIME_API": rt.Addr(), "LOG_LEVEL": "debug", "HOME": t.TempDir()})}
+	ctx, cancel := f.Context(30 * time.Second)
 	defer cancel()
 	if err := rt.WaitNext(ctx); err != nil {
-		t.Fatalf("the function did not poll for an invocation: %v\noutput:\n%s", err, f.out.String())
+		t.Fatalf("the function did not poll for an invocation: %v\noutput:\n%s", err, f.Output())
 	}
 	return f
 }
 
 func (f *function) invoke(t *testing.T, payload []byte) lambdaruntime.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := f.Context(30 * time.Second)
 	defer cancel()
 	r, err := f.runtime.Invoke(ctx, payload)
 	if err != nil {
-		t.Fatalf("Invoke: %v\noutput:\n%s", err, f.out.String())
+		t.Fatalf("Invoke: %v\noutput:\n%s", err, f.Output())
 	}
 	return r
-}
-
-func (f *function) stop() {
-	_ = f.cmd.Process.Kill()
-	<-f.exited
 }
 
 // entries are the archive's lines the function wrote to stdout; every
@@ -429,7 +409,7 @@ func (f *function) stop() {
 func (f *function) entries(t *testing.T) []archive.Entry {
 	t.Helper()
 	var out []archive.Entry
-	for line := range strings.Lines(f.stdout.String()) {
+	for line := range strings.Lines(f.Stdout()) {
 		var e archive.Entry
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()

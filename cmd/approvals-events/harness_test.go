@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +12,6 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
 	"github.com/sfnapprovals/approvals/internal/lambdatest"
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/chat"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -34,7 +30,7 @@ type stack struct {
 	table   string
 	slack   *fakeslack.Server
 	runtime *lambdaruntime.Server
-	proc    *process
+	proc    *lambdatest.Process
 	svc     *workflow.Service
 	poster  *chat.Poster
 	tokens  []string
@@ -81,11 +77,11 @@ func (s *stack) env(t *testing.T) map[string]string {
 // start runs the function and waits until it polls for an invocation.
 func (s *stack) start(t *testing.T, env map[string]string) {
 	t.Helper()
-	s.proc = startProcess(t, env)
-	ctx, cancel := s.proc.context(30 * time.Second)
+	s.proc = harness.Start(t, env)
+	ctx, cancel := s.proc.Context(30 * time.Second)
 	defer cancel()
 	if err := s.runtime.WaitNext(ctx); err != nil {
-		t.Fatalf("the function did not poll for an invocation: %v\noutput:\n%s", err, s.proc.output())
+		t.Fatalf("the function did not poll for an invocation: %v\noutput:\n%s", err, s.proc.Output())
 	}
 }
 
@@ -116,11 +112,11 @@ func (s *stack) request(t *testing.T, executionARN string) workflow.Approval {
 
 func (s *stack) invoke(t *testing.T, payload []byte) lambdaruntime.Result {
 	t.Helper()
-	ctx, cancel := s.proc.context(30 * time.Second)
+	ctx, cancel := s.proc.Context(30 * time.Second)
 	defer cancel()
 	r, err := s.runtime.Invoke(ctx, payload)
 	if err != nil {
-		t.Fatalf("Invoke: %v\noutput:\n%s", err, s.proc.output())
+		t.Fatalf("Invoke: %v\noutput:\n%s", err, s.proc.Output())
 	}
 	return r
 }
@@ -129,71 +125,14 @@ func (s *stack) invoke(t *testing.T, payload []byte) lambdaruntime.Result {
 // it printed a task token or the bot token.
 func (s *stack) checkNoSecrets(t *testing.T) {
 	t.Helper()
-	s.proc.stop()
-	out := s.proc.output()
+	s.proc.Stop()
+	out := s.proc.Output()
 	for _, secret := range append(s.tokens, s.slack.BotToken()) {
 		if strings.Contains(out, secret) {
 			t.Errorf("the function's output contains a secret:\n%s", out)
 		}
 	}
 }
-
-// process is a running function binary.
-type process struct {
-	cmd    *exec.Cmd
-	out    *syncbuf.Buffer // stdout and stderr
-	stdout *syncbuf.Buffer
-	exited chan struct{}
-}
-
-func startProcess(t *testing.T, env map[string]string) *process {
-	t.Helper()
-	p := &process{cmd: exec.Command(harness.Binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
-	for k, v := range env {
-		p.cmd.Env = append(p.cmd.Env, k+"="+v)
-	}
-	p.cmd.Stdout, p.cmd.Stderr = io.MultiWriter(p.out, p.stdout), p.out
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start the function: %v", err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(p.stop)
-	return p
-}
-
-func (p *process) stop() {
-	_ = p.cmd.Process.Kill()
-	<-p.exited
-}
-
-// wait waits for the process to exit by itself and returns its exit code.
-func (p *process) wait(t *testing.T) int {
-	t.Helper()
-	select {
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the function did not exit; output:\n%s", p.output())
-	}
-	return p.cmd.ProcessState.ExitCode()
-}
-
-// context returns a context that ends after d or when the process exits.
-func (p *process) context(d time.Duration) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	go func() {
-		select {
-		case <-p.exited:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
-}
-
-func (p *process) output() string { return p.out.String() }
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -104,11 +104,11 @@ func TestEventsExitsOnMissingConfiguration(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			env := maps.Clone(s.env(t))
 			delete(env, name)
-			p := startProcess(t, env)
-			if code := p.wait(t); code != 1 {
+			p := harness.Start(t, env)
+			if code := p.Wait(t); code != 1 {
 				t.Errorf("exit code = %d, want 1", code)
 			}
-			out := p.output()
+			out := p.Output()
 			if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 1 || !strings.Contains(out, name) || strings.Contains(out, "panic") {
 				t.Errorf("output = %q, want one line naming %s", out, name)
 			}

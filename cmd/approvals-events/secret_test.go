@@ -43,13 +43,13 @@ func TestEventsReadsTheBotTokenFromTheSecret(t *testing.T) {
 		t.Errorf("message updated %d times after %d reads; want once, the secret read again once", m.Updates, fake.Reads())
 	}
 	s.checkNoSecrets(t) // stops the process: all output is in
-	if strings.Contains(s.proc.output(), stale) {
+	if strings.Contains(s.proc.Output(), stale) {
 		t.Error("the output holds the stale token")
 	}
 
-	lines := strings.Split(strings.TrimSpace(s.proc.stdout.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(s.proc.Stdout()), "\n")
 	if len(lines) != 2 {
-		t.Fatalf("stdout has %d lines, want the invocation's two EMF lines:\n%s", len(lines), s.proc.stdout.String())
+		t.Fatalf("stdout has %d lines, want the invocation's two EMF lines:\n%s", len(lines), s.proc.Stdout())
 	}
 	for i, want := range []map[string]any{
 		{"Function": "approvals-events", "MalformedEvents": 0.0, "SlackFailures": 0.0, "StoreFailures": 0.0},

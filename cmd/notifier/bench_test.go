@@ -69,15 +69,15 @@ func BenchmarkColdStart(b *testing.B) {
 		env := s.env(b)
 		env["AWS_LAMBDA_RUNTIME_API"] = rt.Addr()
 		start := time.Now()
-		p := startProcess(b, env)
-		ctx, cancel := p.context(b, 30*time.Second)
+		p := harness.Start(b, env)
+		ctx, cancel := p.Context(30 * time.Second)
 		err = rt.WaitNext(ctx)
 		took = append(took, time.Since(start))
 		cancel()
-		p.stop()
+		p.Stop()
 		_ = rt.Close()
 		if err != nil {
-			b.Fatalf("WaitNext: %v\n%s", err, p.output())
+			b.Fatalf("WaitNext: %v\n%s", err, p.Output())
 		}
 	}
 	reportPercentiles(b, took)

@@ -4,15 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"io"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
 	"github.com/sfnapprovals/approvals/internal/lambdatest"
-	"github.com/sfnapprovals/approvals/internal/syncbuf"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow/dynamo"
 	"github.com/sfnapprovals/approvals/workflow/stepfunctions/stepfunctionstest"
@@ -31,7 +28,7 @@ type stack struct {
 	slack   *fakeslack.Server
 	sfn     *stepfunctionstest.Server
 	runtime *lambdaruntime.Server
-	proc    *process
+	proc    *lambdatest.Process
 }
 
 // newStack starts the fakes and creates a table; start runs the binary.
@@ -85,73 +82,13 @@ func (s *stack) env(tb testing.TB) map[string]string {
 // invocation.
 func (s *stack) start(tb testing.TB) {
 	tb.Helper()
-	s.proc = startProcess(tb, s.env(tb))
-	ctx, cancel := s.proc.context(tb, 30*time.Second)
+	s.proc = harness.Start(tb, s.env(tb))
+	ctx, cancel := s.proc.Context(30 * time.Second)
 	defer cancel()
 	if err := s.runtime.WaitNext(ctx); err != nil {
-		tb.Fatalf("the notifier did not poll for an invocation: %v\noutput:\n%s", err, s.proc.output())
+		tb.Fatalf("the notifier did not poll for an invocation: %v\noutput:\n%s", err, s.proc.Output())
 	}
 }
-
-// process is a running notifier binary.
-type process struct {
-	cmd    *exec.Cmd
-	out    *syncbuf.Buffer // stdout and stderr
-	stdout *syncbuf.Buffer
-	exited chan struct{}
-	err    error // set before exited is closed
-}
-
-func startProcess(tb testing.TB, env map[string]string) *process {
-	tb.Helper()
-	p := &process{cmd: exec.Command(harness.Binary), out: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
-	for k, v := range env {
-		p.cmd.Env = append(p.cmd.Env, k+"="+v)
-	}
-	p.cmd.Stdout, p.cmd.Stderr = io.MultiWriter(p.out, p.stdout), p.out
-	if err := p.cmd.Start(); err != nil {
-		tb.Fatalf("start the notifier: %v", err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.exited)
-	}()
-	tb.Cleanup(p.stop)
-	return p
-}
-
-// stop kills the process and waits for it.
-func (p *process) stop() {
-	_ = p.cmd.Process.Kill()
-	<-p.exited
-}
-
-// wait waits for the process to exit by itself and returns its exit code.
-func (p *process) wait(tb testing.TB) int {
-	tb.Helper()
-	select {
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
-		tb.Fatalf("the notifier did not exit; output:\n%s", p.output())
-	}
-	return p.cmd.ProcessState.ExitCode()
-}
-
-// context returns a context that ends after d or when the process exits.
-func (p *process) context(tb testing.TB, d time.Duration) (context.Context, context.CancelFunc) {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	go func() {
-		select {
-		case <-p.exited:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
-}
-
-func (p *process) output() string { return p.out.String() }
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -49,11 +49,11 @@ func requestPayload(t testing.TB, token string, edit func(map[string]any)) []byt
 
 func invoke(t testing.TB, s *stack, payload []byte) lambdaruntime.Result {
 	t.Helper()
-	ctx, cancel := s.proc.context(t, 30*time.Second)
+	ctx, cancel := s.proc.Context(30 * time.Second)
 	defer cancel()
 	r, err := s.runtime.Invoke(ctx, payload)
 	if err != nil {
-		t.Fatalf("Invoke: %v\noutput:\n%s", err, s.proc.output())
+		t.Fatalf("Invoke: %v\noutput:\n%s", err, s.proc.Output())
 	}
 	return r
 }
@@ -62,8 +62,8 @@ func invoke(t testing.TB, s *stack, payload []byte) lambdaruntime.Result {
 // if it printed a task token or the bot token.
 func checkNoSecrets(t *testing.T, s *stack, tokens ...string) {
 	t.Helper()
-	s.proc.stop()
-	out := s.proc.output()
+	s.proc.Stop()
+	out := s.proc.Output()
 	for _, secret := range append(tokens, s.slack.BotToken()) {
 		if strings.Contains(out, secret) {
 			t.Errorf("the notifier's output contains a secret:\n%s", out)
@@ -179,8 +179,8 @@ func TestNotifierStoreOutageIsStoreUnavailable(t *testing.T) {
 	s := newStack(t)
 	env := s.env(t)
 	env["APPROVALS_TABLE"] = "no-such-table-" + randomHex(4)
-	s.proc = startProcess(t, env)
-	ctx, cancel := s.proc.context(t, 30*time.Second)
+	s.proc = harness.Start(t, env)
+	ctx, cancel := s.proc.Context(30 * time.Second)
 	defer cancel()
 	if err := s.runtime.WaitNext(ctx); err != nil {
 		t.Fatal(err)
@@ -203,11 +203,11 @@ func TestNotifierExitsOnMissingConfiguration(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			env := maps.Clone(s.env(t))
 			delete(env, name)
-			p := startProcess(t, env)
-			if code := p.wait(t); code != 1 {
+			p := harness.Start(t, env)
+			if code := p.Wait(t); code != 1 {
 				t.Errorf("exit code = %d, want 1", code)
 			}
-			out := p.output()
+			out := p.Output()
 			if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 1 || !strings.Contains(out, name) || strings.Contains(out, "panic") {
 				t.Errorf("output = %q, want one line naming %s", out, name)
 			}

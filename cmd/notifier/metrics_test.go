@@ -21,9 +21,9 @@ func TestNotifierWritesEMFToStdout(t *testing.T) {
 	}
 	checkNoSecrets(t, s, token) // stops the process: all output is in
 
-	lines := strings.Split(strings.TrimSpace(s.proc.stdout.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(s.proc.Stdout()), "\n")
 	if len(lines) != 2 {
-		t.Fatalf("stdout has %d lines, want one EMF line per invocation:\n%s", len(lines), s.proc.stdout.String())
+		t.Fatalf("stdout has %d lines, want one EMF line per invocation:\n%s", len(lines), s.proc.Stdout())
 	}
 	for i, want := range []string{"RequestsPosted", "InvalidRequests"} {
 		var doc map[string]any

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sfnapprovals/approvals/internal/lambdaruntime"
+	"github.com/sfnapprovals/approvals/internal/lambdatest"
 	"github.com/sfnapprovals/approvals/lambdas/notifier"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
@@ -25,7 +26,7 @@ func TestNotifierUnderSlackRateLimit(t *testing.T) {
 		"chat.postMessage": {Limit: 60, Per: time.Minute, Burst: 2, PerChannel: true},
 	}})
 	s.start(t)
-	procs := []*process{s.proc, startProcess(t, s.env(t)), startProcess(t, s.env(t))}
+	procs := []*lambdatest.Process{s.proc, harness.Start(t, s.env(t)), harness.Start(t, s.env(t))}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
@@ -104,8 +105,8 @@ func TestNotifierUnderSlackRateLimit(t *testing.T) {
 	}
 	var out strings.Builder
 	for _, p := range procs {
-		p.stop()
-		out.WriteString(p.output())
+		p.Stop()
+		out.WriteString(p.Output())
 	}
 	if !strings.Contains(out.String(), `"rate_limit_wait"`) {
 		t.Errorf("no instance waited out a short Retry-After:\n%s", out.String())

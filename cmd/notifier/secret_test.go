@@ -41,11 +41,11 @@ func TestNotifierReadsTheBotTokenFromTheSecret(t *testing.T) {
 	s := newStack(t)
 	fake := startSecrets(t)
 	arn := fake.Put("approvals/slack", `{"botToken":"`+staleToken+`","appToken":"xapp-1"}`)
-	s.proc = startProcess(t, secretEnv(t, s, fake, arn))
-	ctx, cancel := s.proc.context(t, 30*time.Second)
+	s.proc = harness.Start(t, secretEnv(t, s, fake, arn))
+	ctx, cancel := s.proc.Context(30 * time.Second)
 	defer cancel()
 	if err := s.runtime.WaitNext(ctx); err != nil {
-		t.Fatalf("the notifier did not start: %v\n%s", err, s.proc.output())
+		t.Fatalf("the notifier did not start: %v\n%s", err, s.proc.Output())
 	}
 	if n := fake.Reads(); n != 1 {
 		t.Fatalf("%d reads of the secret at cold start, want 1", n)
@@ -101,11 +101,11 @@ func TestNotifierExitsWhenTheSecretCannotBeRead(t *testing.T) {
 			if tt.name == "both variables" {
 				env["SLACK_BOT_TOKEN"] = s.slack.BotToken()
 			}
-			p := startProcess(t, env)
-			if code := p.wait(t); code != 1 {
+			p := harness.Start(t, env)
+			if code := p.Wait(t); code != 1 {
 				t.Errorf("exit code = %d, want 1", code)
 			}
-			out := p.output()
+			out := p.Output()
 			if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 1 || !strings.Contains(out, tt.want) || strings.Contains(out, "panic") {
 				t.Errorf("output = %q, want one line with %q", out, tt.want)
 			}
