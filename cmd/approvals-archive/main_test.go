@@ -137,6 +137,9 @@ func TestArchiveKeepsTheTrailWhateverTheTableLoses(t *testing.T) {
 		if len(e.Undecodable) > 0 {
 			t.Errorf("an audit record did not decode: %+v", e.Undecodable)
 		}
+		if !strings.HasPrefix(e.Stream, "arn:aws:dynamodb:") || !strings.Contains(e.Stream, "/"+table+"/stream/") {
+			t.Errorf("archive line of %s names the stream %q", e.Record, e.Stream)
+		}
 	}
 	if diff := cmp.Diff(trail, added); diff != "" {
 		t.Errorf("the archive's added records are not the trail as first written (-trail +archive):\n%s", diff)

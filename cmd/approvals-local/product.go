@@ -164,25 +164,21 @@ const archiveFile = "audit-archive.jsonl"
 
 // startArchive creates the table with its stream and follows the stream
 // into archiveFile, as the deployed event source mapping and
-// approvals-archive do. An archive that already holds lines goes on from
-// the newest record: nothing writes the table while the product is
-// stopped, and stop archives up to the end.
+// approvals-archive do. An archive that already holds lines goes on after
+// its last one, which DynamoDB Local's stream keeps across restarts.
 func (p *product) startArchive(ctx context.Context) error {
 	arn, err := auditstream.CreateTable(ctx, p.db, approvalsTable)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(p.cfg.Data, archiveFile)
-	info, statErr := os.Stat(path)
-	if p.archiveOut, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	var stream, last string
+	if p.archiveOut, stream, last, err = auditstream.OpenArchive(filepath.Join(p.cfg.Data, archiveFile)); err != nil {
 		return fmt.Errorf("open the audit archive: %w", err)
 	}
 	log := p.log.With(zap.String("service", "approvals-archive"))
 	streams := dynamodbstreams.NewFromConfig(awsConfig(), func(o *dynamodbstreams.Options) { o.BaseEndpoint = aws.String(p.ddb.Endpoint()) })
 	f := auditstream.NewFollower(streams, arn, archive.New(auditstream.Decoder{}, p.archiveOut, log))
-	if statErr == nil && info.Size() > 0 {
-		f.StartAtLatest()
-	}
+	f.After(stream, last)
 	if _, err := f.CatchUp(ctx); err != nil {
 		return fmt.Errorf("audit archive: %w", err)
 	}

@@ -4,17 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
+	"slices"
 	"time"
 
 	lambdaevents "github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/sfnapprovals/approvals/lambdas/archive"
-	"github.com/sfnapprovals/approvals/workflow/dynamo"
 )
 
 // StreamsAPI is the part of the DynamoDB Streams API Follow uses;
@@ -35,8 +34,7 @@ type Follower struct {
 	arn     string
 	archive *archive.Handler
 
-	latest    bool               // the first catch-up starts at the newest record
-	caughtUp  bool               // a catch-up has run
+	after     *big.Int           // records up to this sequence number are archived already
 	iterators map[string]*string // by shard: where to read next
 	last      map[string]string  // by shard: the last sequence number archived
 	done      map[string]bool    // shards read to their end
@@ -47,10 +45,23 @@ func NewFollower(streams StreamsAPI, streamARN string, h *archive.Handler) *Foll
 	return &Follower{streams: streams, arn: streamARN, archive: h, iterators: map[string]*string{}, last: map[string]string{}, done: map[string]bool{}}
 }
 
-// StartAtLatest makes the first catch-up archive only records written after
-// it, in the shards the stream has then (newer shards are read from their
-// start): for an archive that already holds what came before.
-func (f *Follower) StartAtLatest() { f.latest = true }
+// After passes over the records up to sequence of stream, the last one an
+// archive already holds: a follower started again goes on where the last
+// one stopped, even if it stopped without catching up. Sequence numbers
+// grow with time across a stream's shards. Another stream (the table made
+// again), or a sequence that is not a number, is ignored: the archive may
+// then repeat lines, never miss one.
+func (f *Follower) After(stream, sequence string) {
+	if n, ok := new(big.Int).SetString(sequence, 10); ok && stream == f.arn {
+		f.after = n
+	}
+}
+
+// archived reports whether the record with sequence is up to f.after.
+func (f *Follower) archived(sequence string) bool {
+	n, ok := new(big.Int).SetString(sequence, 10)
+	return ok && f.after != nil && n.Cmp(f.after) <= 0
+}
 
 // Run calls CatchUp every poll until ctx ends; a failed catch-up is
 // tried again at the next poll, from where it stopped. It returns
@@ -89,7 +100,6 @@ func (f *Follower) CatchUp(ctx context.Context) (int, error) {
 			return n, err
 		}
 	}
-	f.caughtUp = true
 	return n, nil
 }
 
@@ -100,8 +110,6 @@ func (f *Follower) catchUpShard(ctx context.Context, shard string) (int, error) 
 		}
 		if last, ok := f.last[shard]; ok {
 			in.ShardIteratorType, in.SequenceNumber = streamtypes.ShardIteratorTypeAfterSequenceNumber, aws.String(last)
-		} else if f.latest && !f.caughtUp {
-			in.ShardIteratorType = streamtypes.ShardIteratorTypeLatest
 		}
 		it, err := f.streams.GetShardIterator(ctx, in)
 		if err != nil {
@@ -119,15 +127,20 @@ func (f *Follower) catchUpShard(ctx context.Context, shard string) (int, error) 
 			}
 			return n, fmt.Errorf("shard %s: get records: %w", shard, err)
 		}
-		if len(out.Records) > 0 {
-			event, err := LambdaEvent(f.arn, out.Records)
+		records := slices.DeleteFunc(slices.Clone(out.Records), func(r streamtypes.Record) bool {
+			return r.Dynamodb != nil && f.archived(aws.ToString(r.Dynamodb.SequenceNumber))
+		})
+		if len(records) > 0 {
+			event, err := lambdaEvent(f.arn, records)
 			if err != nil {
 				return n, fmt.Errorf("shard %s: %w", shard, err)
 			}
 			if _, err := f.archive.Archive(event); err != nil {
-				return n, fmt.Errorf("shard %s: archive %d records: %w", shard, len(out.Records), err)
+				return n, fmt.Errorf("shard %s: archive %d records: %w", shard, len(records), err)
 			}
-			n += len(out.Records)
+			n += len(records)
+		}
+		if len(out.Records) > 0 && out.Records[len(out.Records)-1].Dynamodb != nil {
 			f.last[shard] = aws.ToString(out.Records[len(out.Records)-1].Dynamodb.SequenceNumber)
 		}
 		f.iterators[shard] = out.NextShardIterator
@@ -141,9 +154,9 @@ func (f *Follower) catchUpShard(ctx context.Context, shard string) (int, error) 
 	}
 }
 
-// LambdaEvent is the event Lambda invokes a function with for records of
+// lambdaEvent is the event Lambda invokes a function with for records of
 // the stream streamARN.
-func LambdaEvent(streamARN string, records []streamtypes.Record) (lambdaevents.DynamoDBEvent, error) {
+func lambdaEvent(streamARN string, records []streamtypes.Record) (lambdaevents.DynamoDBEvent, error) {
 	event := lambdaevents.DynamoDBEvent{Records: make([]lambdaevents.DynamoDBEventRecord, 0, len(records))}
 	for _, r := range records {
 		if r.Dynamodb == nil {
@@ -228,45 +241,4 @@ func fromStreamValue(v streamtypes.AttributeValue) (lambdaevents.DynamoDBAttribu
 		return lambdaevents.NewMapAttribute(m), nil
 	}
 	return lambdaevents.DynamoDBAttributeValue{}, fmt.Errorf("attribute value of unknown type %T", v)
-}
-
-// TableAPI is the part of the DynamoDB API CreateTable uses;
-// *dynamodb.Client implements it.
-type TableAPI interface {
-	dynamo.TableAPI
-	UpdateTable(context.Context, *dynamodb.UpdateTableInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error)
-}
-
-// CreateTable creates the approvals table as deployed, with the stream the
-// archive reads (dynamo.AuditStream), unless it exists, turns the stream
-// on for a table that exists without it, and returns the stream's ARN.
-func CreateTable(ctx context.Context, client TableAPI, table string) (string, error) {
-	in := dynamo.TableSchema(table)
-	in.StreamSpecification = dynamo.AuditStream()
-	var inUse *types.ResourceInUseException
-	if _, err := client.CreateTable(ctx, in); err != nil && !errors.As(err, &inUse) {
-		return "", fmt.Errorf("create table %s: %w", table, err)
-	}
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		return "", err
-	}
-	desc, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
-	if err != nil {
-		return "", fmt.Errorf("describe table %s: %w", table, err)
-	}
-	if spec := desc.Table.StreamSpecification; spec != nil && aws.ToBool(spec.StreamEnabled) {
-		if spec.StreamViewType != types.StreamViewTypeNewAndOldImages {
-			return "", fmt.Errorf("table %s streams %s; the audit archive needs %s", table, spec.StreamViewType, types.StreamViewTypeNewAndOldImages)
-		}
-		return aws.ToString(desc.Table.LatestStreamArn), nil
-	}
-	up, err := client.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(table), StreamSpecification: dynamo.AuditStream()})
-	if err != nil {
-		return "", fmt.Errorf("turn on the stream of table %s: %w", table, err)
-	}
-	arn := aws.ToString(up.TableDescription.LatestStreamArn)
-	if arn == "" {
-		return "", fmt.Errorf("table %s has no stream after turning it on", table)
-	}
-	return arn, nil
 }

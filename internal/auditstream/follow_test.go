@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -146,9 +147,9 @@ func TestFollowerArchivesEachRecordOnce(t *testing.T) {
 	}
 }
 
-// A table made before the archive gets its stream; a follower that starts
-// at the latest record archives only what is written after it.
-func TestCreateTableTurnsTheStreamOnAndStartAtLatestSkipsThePast(t *testing.T) {
+// A table made before the archive gets its stream; a follower that goes on
+// after the last record an archive holds archives only what came after it.
+func TestCreateTableTurnsTheStreamOnAndAfterSkipsThePast(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	table := "approvals-" + randomHex(6)
@@ -172,9 +173,30 @@ func TestCreateTableTurnsTheStreamOnAndStartAtLatestSkipsThePast(t *testing.T) {
 		return a
 	}
 	before := request("before")
+	path := filepath.Join(t.TempDir(), "archive.jsonl")
+	if stream, last, err := LastArchived(path); err != nil || stream != "" || last != "" {
+		t.Fatalf("LastArchived of no file: %q %q, %v", stream, last, err)
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewFollower(streamsClient(), arn, archive.New(Decoder{}, file, zap.NewNop())).CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A line cut short by a stop mid-write.
+	if _, err := file.WriteString(`{"archived":"added","rec`); err != nil {
+		t.Fatal(err)
+	}
+	file.Close()
+	stream, last, err := LastArchived(path)
+	if err != nil || stream != arn || last == "" {
+		t.Fatalf("LastArchived: %q %q, %v", stream, last, err)
+	}
+
 	out := &syncbuf.Buffer{}
 	f := NewFollower(streamsClient(), arn, archive.New(Decoder{}, out, zap.NewNop()))
-	f.StartAtLatest()
+	f.After(stream, last)
 	if _, err := f.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +207,18 @@ func TestCreateTableTurnsTheStreamOnAndStartAtLatestSkipsThePast(t *testing.T) {
 	got := out.String()
 	if strings.Contains(got, before.ID) || !strings.Contains(got, after.ID) {
 		t.Errorf("archived %s; want %s's records and none of %s's", got, after.ID, before.ID)
+	}
+
+	// The sequence of another stream (the table made again) is no place
+	// to go on from: everything is archived.
+	again := &syncbuf.Buffer{}
+	other := NewFollower(streamsClient(), arn, archive.New(Decoder{}, again, zap.NewNop()))
+	other.After(arn+"-of-an-older-table", last)
+	if _, err := other.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(again.String(), before.ID) {
+		t.Errorf("a follower after another stream's record left out %s's records", before.ID)
 	}
 }
 

@@ -63,8 +63,11 @@ type Entry struct {
 	// Undecodable holds an image that does not decode as an audit event,
 	// as the stream gave it, with why: nothing is left out of the archive.
 	Undecodable []Image `json:"undecodable,omitempty"`
-	// Sequence is the stream record's sequence number: a batch Lambda
-	// retries repeats lines with the same one.
+	// Stream and Sequence are the stream record's: a batch Lambda retries
+	// repeats lines with the same ones. Sequence numbers grow with time
+	// within a stream, and a table whose stream is turned off and on again
+	// gets a new stream.
+	Stream   string `json:"stream"`
 	Sequence string `json:"sequence"`
 	// At is when DynamoDB made the change (to the second).
 	At time.Time `json:"at"`
@@ -153,7 +156,7 @@ func (h *Handler) Archive(event lambdaevents.DynamoDBEvent) (Response, error) {
 			resp.Ignored++
 			continue
 		}
-		e := Entry{Record: key, Sequence: r.Change.SequenceNumber, At: r.Change.ApproximateCreationDateTime.UTC()}
+		e := Entry{Record: key, Stream: r.EventSourceArn, Sequence: r.Change.SequenceNumber, At: r.Change.ApproximateCreationDateTime.UTC()}
 		if r.UserIdentity != nil && r.EventName != "INSERT" {
 			e.By = r.UserIdentity.PrincipalID
 		}
