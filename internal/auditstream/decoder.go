@@ -29,7 +29,7 @@ func (Decoder) Key(keys map[string]lambdaevents.DynamoDBAttributeValue) string {
 	if err != nil {
 		return ""
 	}
-	return dynamo.AuditRecordKey(item)
+	return dynamo.ItemKey(item)
 }
 
 // Decode implements archive.Decoder.

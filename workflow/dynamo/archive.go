@@ -26,8 +26,8 @@ const AuditRecordPrefix = logPrefix
 // IsAuditRecord reports whether an item's key names an audit record.
 func IsAuditRecord(id string) bool { return strings.HasPrefix(id, AuditRecordPrefix) }
 
-// AuditRecordKey is the key attribute of an item ("" if it has none).
-func AuditRecordKey(item map[string]types.AttributeValue) string {
+// ItemKey is the key of a table item: its id ("" if it has none).
+func ItemKey(item map[string]types.AttributeValue) string {
 	if id, ok := item[attrID].(*types.AttributeValueMemberS); ok {
 		return id.Value
 	}
@@ -37,7 +37,7 @@ func AuditRecordKey(item map[string]types.AttributeValue) string {
 // DecodeAuditRecord returns the event an audit record holds. An item that
 // is not an audit record, or does not decode as one, is an error.
 func DecodeAuditRecord(item map[string]types.AttributeValue) (workflow.AuditEvent, error) {
-	id := AuditRecordKey(item)
+	id := ItemKey(item)
 	if !IsAuditRecord(id) {
 		return workflow.AuditEvent{}, fmt.Errorf("item %q is not an audit record", id)
 	}
