@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/sfnapprovals/approvals/workflow"
@@ -41,6 +40,8 @@ type Store struct {
 	versions  *versions
 	retention time.Duration // of the audit records written with the changes
 	marks     marks         // of user groups in the groups item
+	reads     *calls[*groupRead]
+	writes    *calls[*groupWrite]
 }
 
 var _ workflow.Store = (*Store)(nil)
@@ -61,6 +62,8 @@ func AuditRetention(d time.Duration) Option {
 // an empty AuditOutbox.
 func New(client ItemAPI, table string, opts ...Option) *Store {
 	s := &Store{client: client, table: table, pageSize: 100, versions: newVersions(2000), retention: workflow.DefaultAuditRetention}
+	s.reads = &calls[*groupRead]{limit: maxInFlight, take: takeReads, run: s.readGroup}
+	s.writes = &calls[*groupWrite]{limit: maxInFlight, take: takeWrites, run: s.writeGroup}
 	for _, o := range opts {
 		o(s)
 	}
@@ -79,18 +82,14 @@ func (s *Store) get(ctx context.Context, id string) (record, error) {
 	if id == "" {
 		return record{}, notFound(id)
 	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(s.table),
-		Key:            key(id),
-		ConsistentRead: aws.Bool(true),
-	})
+	item, err := s.getItem(ctx, id)
 	if err != nil {
 		return record{}, fmt.Errorf("read approval %s: %w", id, err)
 	}
-	if !isApproval(out.Item) {
+	if !isApproval(item) {
 		return record{}, notFound(id)
 	}
-	r, err := readRecord(out.Item)
+	r, err := readRecord(item)
 	if err == nil {
 		s.versions.put(r)
 	}

@@ -262,7 +262,8 @@ func deferred(before record, a workflow.Approval) bool {
 // commit writes next over the record before, with what rides with it
 // (sideWrites) unless that is deferred, if the stored item is still at
 // before's version: one PutItem, or one TransactWriteItems when something
-// rides with it. It returns the record as stored, or a *changed error.
+// rides with it (under a burst, grouped with other writes: group.go). It
+// returns the record as stored, or a *changed error.
 func (s *Store) commit(ctx context.Context, before record, next workflow.Approval) (record, error) {
 	if groups := newGroups(before, next); len(groups) > 0 {
 		if err := s.markGroups(ctx, groups, openUntil(next)); err != nil {
@@ -277,22 +278,11 @@ func (s *Store) commit(ctx context.Context, before record, next workflow.Approva
 	cond := aws.String("#version = :version")
 	names := map[string]string{"#version": attrVersion}
 	values := map[string]types.AttributeValue{":version": number(before.version)}
-	var err error
-	if len(side) == 0 {
-		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: aws.String(s.table), Item: item,
-			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values,
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		})
-	} else {
-		_, err = s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-			TransactItems: append([]types.TransactWriteItem{{Put: &types.Put{
-				TableName: aws.String(s.table), Item: item,
-				ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values,
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-			}}}, side...),
-		})
-	}
+	err := s.writeItems(ctx, append([]types.TransactWriteItem{{Put: &types.Put{
+		TableName: aws.String(s.table), Item: item,
+		ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}}}, side...))
 	var failed *types.ConditionalCheckFailedException
 	var busy *types.TransactionConflictException
 	var canceled *types.TransactionCanceledException
