@@ -89,7 +89,7 @@ type Config struct {
 // DefaultConfig returns the production settings.
 func DefaultConfig() Config {
 	return Config{
-		Workers:            8,
+		Workers:            16,
 		ShutdownTimeout:    8 * time.Second,
 		AckTimeout:         2 * time.Second,
 		CallTimeout:        10 * time.Second,
@@ -146,8 +146,10 @@ func (c Config) withDefaults() Config {
 
 // claimWorkers is how many decisions are recorded at once per worker
 // (Config.Workers): recording one is a read and a write, time spent
-// waiting on the store, and its ack waits for it.
-const claimWorkers = 4
+// waiting on the store, and its ack waits for it. The store groups the
+// reads and writes that wait (dynamo.Store), so many at once cost few
+// calls and connections, not one each.
+const claimWorkers = 8
 
 // Bot is the Socket Mode app. Any number of replicas may run against one
 // Slack app and one store: any of them handles any click.
