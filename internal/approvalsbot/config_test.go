@@ -24,7 +24,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.APIURL != "https://slack.com/api/" || c.Workers != 8 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 0 ||
+	if c.APIURL != "https://slack.com/api/" || c.Workers != 16 || c.SweepInterval != 30*time.Second || c.UpdatesPerMinute != 0 ||
 		c.GroupStaleGrace != 2*time.Minute || c.HTTPAddr != ":8080" || c.ExecutionChecks != 10 || c.ClaimLease != time.Minute {
 		t.Errorf("defaults = %+v", c)
 	}
