@@ -352,8 +352,6 @@ func itemKeys(items []types.TransactWriteItem) []string {
 			k = it.Update.Key
 		case it.Delete != nil:
 			k = it.Delete.Key
-		case it.ConditionCheck != nil:
-			k = it.ConditionCheck.Key
 		}
 		if id, ok := k[attrID].(*types.AttributeValueMemberS); ok {
 			ids = append(ids, id.Value)

@@ -184,8 +184,9 @@ export class Approvals extends Construct {
       // A write with its audit records and decider entries is a
       // TransactWriteItems: IAM checks PutItem or DeleteItem for each item
       // (there is no TransactWriteItems action). UpdateItem: the list of
-      // user groups that may decide.
-      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'], [tableArn]),
+      // user groups that may decide. BatchGetItem: reads that wait for a
+      // call go as one.
+      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], [tableArn]),
       // A request replacing an older one of its execution (after a Retry).
       allow(['dynamodb:Query'], [executionIndex]),
       // Is the older request's task still waiting? A task token names no resource.
@@ -221,8 +222,9 @@ export class Approvals extends Construct {
     const eventsRole = new iam.Role(this, 'EventsRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     for (const s of [
       // Close a request (read, then a conditional write with its audit
-      // record and decider entries) and record its message as updated.
-      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'], [tableArn]),
+      // record and decider entries) and record its message as updated;
+      // BatchGetItem: reads that wait for a call go as one.
+      allow(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'], [tableArn]),
       allow(['dynamodb:Query'], [executionIndex]),
       // Events whose retries ran out (on-failure destination).
       allow(['sqs:SendMessage'], [this.deadLetterQueue.queueArn]),

@@ -55,6 +55,7 @@ describe('Approvals', () => {
     const stream = JSON.stringify({ 'Fn::GetAtt': [JSON.parse(TABLE)['Fn::GetAtt'][0], 'StreamArn'] });
     const archive = arnOf(stack, approvals.auditArchive);
     expect(statements(template, 'ApprovalsNotifierRole')).toEqual([
+      `dynamodb:BatchGetItem on ${TABLE}`,
       `dynamodb:DeleteItem on ${TABLE}`,
       `dynamodb:GetItem on ${TABLE}`,
       `dynamodb:PutItem on ${TABLE}`,
@@ -66,6 +67,7 @@ describe('Approvals', () => {
       'states:SendTaskHeartbeat on *',
     ]);
     expect(statements(template, 'ApprovalsEventsRole')).toEqual([
+      `dynamodb:BatchGetItem on ${TABLE}`,
       `dynamodb:DeleteItem on ${TABLE}`,
       `dynamodb:GetItem on ${TABLE}`,
       `dynamodb:PutItem on ${TABLE}`,
