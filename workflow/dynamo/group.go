@@ -390,23 +390,11 @@ func valueSize(v types.AttributeValue) int {
 	case *types.AttributeValueMemberB:
 		return len(v.Value)
 	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
+		return lengths(v.Value)
 	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
+		return lengths(v.Value)
 	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, b := range v.Value {
-			n += len(b)
-		}
-		return n
+		return lengths(v.Value)
 	case *types.AttributeValueMemberL:
 		n := 3
 		for _, e := range v.Value {
@@ -417,4 +405,12 @@ func valueSize(v types.AttributeValue) int {
 		return 3 + attributesSize(v.Value)
 	}
 	return 1
+}
+
+func lengths[T string | []byte](values []T) int {
+	n := 0
+	for _, v := range values {
+		n += len(v)
+	}
+	return n
 }

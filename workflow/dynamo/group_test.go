@@ -134,6 +134,34 @@ func (g *grouped) update(ctx context.Context, id string, errs chan<- error) {
 	}()
 }
 
+// countConflicts receives n errors and counts the ECONFLICTs; any other
+// error fails the test.
+func countConflicts(t *testing.T, errs <-chan error, n int) int {
+	t.Helper()
+	conflicts := 0
+	for range n {
+		switch err := <-errs; workflow.ErrorCode(err) {
+		case "":
+		case workflow.ECONFLICT:
+			conflicts++
+		default:
+			t.Errorf("Update: %v", err)
+		}
+	}
+	return conflicts
+}
+
+// holdAll claims the first maxInFlight approvals and returns once the
+// gate holds their writes, all the calls the store may have in flight.
+func (g *grouped) holdAll(ctx context.Context, errs chan<- error) {
+	for _, a := range g.approvals[:maxInFlight] {
+		g.update(ctx, a.ID, errs)
+	}
+	for range maxInFlight {
+		<-g.gate.entered
+	}
+}
+
 // Writes that come while maxInFlight are in flight go as one transaction
 // when a call ends; each is written as if alone (here: claimed), and a
 // write whose caller gave up while it waited is not written at all.
@@ -143,12 +171,7 @@ func TestWritesThatWaitGoAsOneTransaction(t *testing.T) {
 	ctx := t.Context()
 	before := g.calls.Counts()
 	errs := make(chan error, len(g.approvals))
-	for _, a := range g.approvals[:maxInFlight] {
-		g.update(ctx, a.ID, errs)
-	}
-	for range maxInFlight {
-		<-g.gate.entered
-	}
+	g.holdAll(ctx, errs)
 	gaveUp, giveUp := context.WithCancel(ctx)
 	gone := g.approvals[len(g.approvals)-1]
 	g.update(gaveUp, gone.ID, errs)
@@ -193,12 +216,7 @@ func TestGroupedWriteThatLostItsRaceGetsItsOwnAnswer(t *testing.T) {
 	g := newGrouped(t, "PutItem", maxInFlight+4)
 	ctx := t.Context()
 	errs := make(chan error, 16)
-	for _, a := range g.approvals[:maxInFlight] {
-		g.update(ctx, a.ID, errs)
-	}
-	for range maxInFlight {
-		<-g.gate.entered
-	}
+	g.holdAll(ctx, errs)
 	waiting := g.approvals[maxInFlight:]
 	for i, a := range waiting {
 		g.update(ctx, a.ID, errs)
@@ -213,16 +231,7 @@ func TestGroupedWriteThatLostItsRaceGetsItsOwnAnswer(t *testing.T) {
 	}
 	before := g.calls.Counts()
 	close(g.gate.release)
-	conflicts := 0
-	for range maxInFlight + len(waiting) {
-		switch err := <-errs; workflow.ErrorCode(err) {
-		case "":
-		case workflow.ECONFLICT:
-			conflicts++
-		default:
-			t.Errorf("Update: %v", err)
-		}
-	}
+	conflicts := countConflicts(t, errs, maxInFlight+len(waiting))
 	if conflicts != 1 {
 		t.Errorf("%d writes lost their race, want 1", conflicts)
 	}
@@ -252,12 +261,7 @@ func TestGroupRefusedWholeIsWrittenAlone(t *testing.T) {
 	g.gate.failGroup = true
 	ctx := t.Context()
 	errs := make(chan error, len(g.approvals))
-	for _, a := range g.approvals[:maxInFlight] {
-		g.update(ctx, a.ID, errs)
-	}
-	for range maxInFlight {
-		<-g.gate.entered
-	}
+	g.holdAll(ctx, errs)
 	for _, a := range g.approvals[maxInFlight:] {
 		g.update(ctx, a.ID, errs)
 	}
@@ -352,28 +356,14 @@ func TestTwoWritesOfOneApprovalAreNeverGrouped(t *testing.T) {
 	g := newGrouped(t, "PutItem", maxInFlight+2)
 	ctx := t.Context()
 	errs := make(chan error, 16)
-	for _, a := range g.approvals[:maxInFlight] {
-		g.update(ctx, a.ID, errs)
-	}
-	for range maxInFlight {
-		<-g.gate.entered
-	}
+	g.holdAll(ctx, errs)
 	twice, other := g.approvals[maxInFlight], g.approvals[maxInFlight+1]
 	for i, id := range []string{twice.ID, twice.ID, other.ID} {
 		g.update(ctx, id, errs)
 		waitQueued(t, g.s.writes, i+1)
 	}
 	close(g.gate.release)
-	conflicts := 0
-	for range maxInFlight + 3 {
-		switch err := <-errs; workflow.ErrorCode(err) {
-		case "":
-		case workflow.ECONFLICT:
-			conflicts++
-		default:
-			t.Errorf("Update: %v", err)
-		}
-	}
+	conflicts := countConflicts(t, errs, maxInFlight+3)
 	if conflicts != 1 {
 		t.Errorf("%d writes lost their race, want 1 (the second claim)", conflicts)
 	}
