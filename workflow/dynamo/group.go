@@ -22,13 +22,15 @@ import (
 // with it, grouped: reads as one BatchGetItem (read consistently, as a
 // lone GetItem is), writes as one TransactWriteItems. With calls to spare
 // every read and write goes alone, at once, exactly as it would without
-// grouping; under a burst a call waits for at most one call before it.
+// grouping; under a burst a call waits while the calls before it are in
+// flight (one group of up to 100 per call that ends).
 //
 // A group's answer is each call's own: a write whose condition fails gets
 // the cancellation reasons of its own items (as if it had been a
-// transaction alone), the others of its group go again at once; a read whose key
-// DynamoDB left unprocessed, and every call of a group that failed
-// otherwise, goes again alone, so its answer is the one it would have had.
+// transaction alone), the others of its group go again at once; a read
+// whose key DynamoDB left unprocessed, and every call of a group that
+// failed otherwise, goes again alone, so its answer is the one it would
+// have had.
 // A grouped write costs what a transaction does (twice a lone PutItem's
 // write capacity); it never holds two writes of the same item.
 const maxInFlight = 4
@@ -88,17 +90,13 @@ func (c *calls[T]) done() {
 	}()
 }
 
-// drop takes p off the queue if it is still there, and reports whether it
-// was.
-func (c *calls[T]) drop(p T) bool {
+// drop takes p off the queue if it is still there (not yet in a group).
+func (c *calls[T]) drop(p T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	i := slices.Index(c.queue, p)
-	if i < 0 {
-		return false
+	if i := slices.Index(c.queue, p); i >= 0 {
+		c.queue = slices.Delete(c.queue, i, i+1)
 	}
-	c.queue = slices.Delete(c.queue, i, i+1)
-	return true
 }
 
 // A groupRead is one read waiting for a group.
@@ -109,8 +107,7 @@ type groupRead struct {
 
 type readAnswer struct {
 	item  map[string]types.AttributeValue // nil: no such item
-	err   error
-	alone bool // read it again, alone
+	alone bool                            // read it again, alone
 }
 
 // getItem reads the item with the ID, consistently: alone, or grouped
@@ -126,7 +123,7 @@ func (s *Store) getItem(ctx context.Context, id string) (map[string]types.Attrib
 		if a.alone {
 			return s.getAlone(ctx, id)
 		}
-		return a.item, a.err
+		return a.item, nil
 	case <-ctx.Done():
 		s.reads.drop(r)
 		return nil, ctx.Err()
@@ -302,6 +299,13 @@ func (s *Store) writeGroup(group []*groupWrite) {
 			} else {
 				w.done <- a
 			}
+		}
+		if len(again) == len(group) {
+			// Cancelled for none of its writes: no reason to try it again whole.
+			for _, w := range group {
+				w.done <- writeAnswer{alone: true}
+			}
+			return
 		}
 		group = again
 	}
