@@ -69,7 +69,10 @@ func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimi
 	var ops []*opsAddr
 	for range loadReplicas {
 		cmd := exec.CommandContext(ctx, bin)
-		cmd.Env = append(os.Environ(), stack.Env()...)
+		// Only the stack's environment, as a task definition gives it: what
+		// this machine exports (AWS_CA_BUNDLE, say, which makes the SDK parse
+		// a CA bundle the loopback endpoints never use) is not the bot's.
+		cmd.Env = stack.Env()
 		addr := &opsAddr{logs: logs, found: make(chan string, 1)}
 		cmd.Stdout, cmd.Stderr = logs, addr
 		if err := cmd.Start(); err != nil {
@@ -231,14 +234,17 @@ func pct(sorted []time.Duration, p int) time.Duration {
 	return sorted[max(i, 0)].Round(100 * time.Microsecond)
 }
 
-// buildBot compiles cmd/approvals-bot into a temporary folder.
+// buildBot compiles cmd/approvals-bot into a temporary folder the way
+// deploy/Dockerfile builds the image (static, no cgo, stripped), so the
+// memory measured is that of the binary teams run.
 func buildBot(ctx context.Context) (string, error) {
 	dir, err := os.MkdirTemp("", "approvals-load-")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "approvals-bot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/sfnapprovals/approvals/cmd/approvals-bot")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "github.com/sfnapprovals/approvals/cmd/approvals-bot")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("build approvals-bot (run inside the repository): %v\n%s", err, b)
