@@ -204,7 +204,7 @@ func notForPeople(fun ast.Expr) bool {
 	}
 	if pkg, ok := sel.X.(*ast.Ident); ok {
 		switch pkg.Name {
-		case "zap", "errors", "prometheus":
+		case "zap", "errors", "metrics":
 			return true
 		case "fmt":
 			return sel.Sel.Name == "Errorf"

@@ -1,17 +1,21 @@
 package slackbot
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/internal/metrics"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 	"github.com/sfnapprovals/approvals/workflow"
 )
@@ -20,13 +24,13 @@ import (
 // Slack client is counted like the real one's.
 type measured struct {
 	*runningBot
-	reg *prometheus.Registry
+	reg *metrics.Registry
 	m   *Metrics
 }
 
 func (h *harness) startMeasuredBot(cfg Config) measured {
 	h.t.Helper()
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	m, err := NewMetrics(reg)
 	if err != nil {
 		h.t.Fatal(err)
@@ -44,28 +48,35 @@ func (h *harness) startMeasuredBot(cfg Config) measured {
 // histogram's sample count), 0 when the series does not exist.
 func (ms measured) value(t *testing.T, name string, labels ...string) float64 {
 	t.Helper()
-	families, err := ms.reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			if matches(m, labels) {
-				switch {
-				case m.Counter != nil:
-					return m.Counter.GetValue()
-				case m.Gauge != nil:
-					return m.Gauge.GetValue()
-				case m.Histogram != nil:
-					return float64(m.Histogram.GetSampleCount())
-				}
+	for _, m := range gather(t, ms.reg)[name].GetMetric() {
+		if matches(m, labels) {
+			switch {
+			case m.Counter != nil:
+				return m.Counter.GetValue()
+			case m.Gauge != nil:
+				return m.Gauge.GetValue()
+			case m.Histogram != nil:
+				return float64(m.Histogram.GetSampleCount())
 			}
 		}
 	}
 	return 0
+}
+
+// gather reads reg as a Prometheus server does: its text, parsed by
+// Prometheus's own parser.
+func gather(t *testing.T, reg *metrics.Registry) map[string]*dto.MetricFamily {
+	t.Helper()
+	var b bytes.Buffer
+	if err := reg.Write(bufio.NewWriter(&b)); err != nil {
+		t.Fatal(err)
+	}
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := p.TextToMetricFamilies(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return families
 }
 
 func matches(m *dto.Metric, labels []string) bool {
@@ -219,15 +230,15 @@ func TestMetricsCountSweeps(t *testing.T) {
 
 func TestNewMetricsRefusesASecondRegistration(t *testing.T) {
 	t.Parallel()
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	if _, err := NewMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := NewMetrics(reg); err == nil {
 		t.Error("a second Metrics on one registry was accepted")
 	}
-	if families, err := reg.Gather(); err != nil || len(families) == 0 {
-		t.Errorf("gathered %d families, %v", len(families), err)
+	if families := gather(t, reg); len(families) == 0 {
+		t.Error("gathered no families")
 	}
 }
 

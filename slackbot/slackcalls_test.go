@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/sfnapprovals/approvals/internal/metrics"
 )
 
 func TestSlackTransportCountsByMethodAndStatus(t *testing.T) {
@@ -37,7 +37,7 @@ func TestSlackTransportCountsByMethodAndStatus(t *testing.T) {
 				_, _ = io.WriteString(w, tt.body)
 			}))
 			defer srv.Close()
-			reg := prometheus.NewRegistry()
+			reg := metrics.NewRegistry()
 			m, err := NewMetrics(reg)
 			if err != nil {
 				t.Fatal(err)
@@ -68,7 +68,7 @@ func TestSlackTransportCountsFailuresOnce(t *testing.T) {
 		_, _ = io.WriteString(w, `{"ok":true}`)
 	}))
 	addr := srv.URL
-	reg := prometheus.NewRegistry()
+	reg := metrics.NewRegistry()
 	m, err := NewMetrics(reg)
 	if err != nil {
 		t.Fatal(err)

@@ -11,12 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/slack-go/slack"
 	"go.uber.org/zap"
 
 	"github.com/sfnapprovals/approvals/internal/awslocal"
+	"github.com/sfnapprovals/approvals/internal/metrics"
 	"github.com/sfnapprovals/approvals/slackbot"
 	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
@@ -71,22 +70,23 @@ type Bot struct {
 // connects to Slack and serves until ctx ends, when it drains its work
 // (see slackbot.Bot.Run). Wait returns what it ended with.
 func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, logger *zap.Logger) (*Bot, error) {
-	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics, err := slackbot.NewMetrics(registry)
+	registry := metrics.NewRegistry()
+	calls := &dynamo.Calls{}
+	if err := registry.Register(metrics.NewGoMetrics(), metrics.NewProcessMetrics(), dynamoCalls(calls)); err != nil {
+		return nil, fmt.Errorf("register metrics: %w", err)
+	}
+	botMetrics, err := slackbot.NewMetrics(registry)
 	if err != nil {
 		return nil, fmt.Errorf("register metrics: %w", err)
 	}
 	httpClient := slackbot.NewHTTPClient(10 * time.Second)
-	httpClient.Transport = metrics.SlackTransport(httpClient.Transport)
+	httpClient.Transport = botMetrics.SlackTransport(httpClient.Transport)
 	api := slack.New(cfg.BotToken,
 		slack.OptionAppLevelToken(cfg.AppToken),
 		slack.OptionAPIURL(cfg.APIURL),
 		slack.OptionHTTPClient(httpClient),
 	)
 	sfnClient := cfg.stepFunctions(awsCfg)
-	calls := &dynamo.Calls{}
-	registry.MustRegister(callsCollector{calls: calls})
 	store, audit := cfg.Store(cfg.DynamoDB(awsCfg, calls.Option))
 	svc := workflow.NewService(
 		store,
@@ -112,7 +112,7 @@ func Start(ctx context.Context, cfg Config, awsCfg aws.Config, ln net.Listener, 
 	if cfg.UpdatesPerMinute > 0 {
 		botCfg.UpdateRate = pacing.Rate{Events: cfg.UpdatesPerMinute, Per: time.Minute, Burst: min(20, cfg.UpdatesPerMinute)}
 	}
-	botCfg.Metrics = metrics
+	botCfg.Metrics = botMetrics
 	botCfg.Locale = cfg.Locale
 	b := &Bot{bot: slackbot.New(botCfg, svc, api, logger), done: make(chan error, 1), log: logger}
 	routes := opsRoutes(b.bot.Ready, registry)
@@ -156,19 +156,17 @@ func (b *Bot) Wait() error {
 	return err
 }
 
-// callsCollector exposes the DynamoDB calls the bot made, by operation.
-type callsCollector struct{ calls *dynamo.Calls }
-
-var callsDesc = prometheus.NewDesc("approvals_dynamodb_calls_total",
-	"DynamoDB calls the replica made, by operation (GetItem, TransactWriteItems, Query, …): one per API call, however many attempts its retries took.",
-	[]string{"operation"}, nil)
-
-func (callsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- callsDesc }
-
-func (c callsCollector) Collect(ch chan<- prometheus.Metric) {
-	for op, n := range c.calls.Counts() {
-		ch <- prometheus.MustNewConstMetric(callsDesc, prometheus.CounterValue, float64(n), op)
-	}
+// dynamoCalls exposes the DynamoDB calls the bot made, by operation.
+func dynamoCalls(calls *dynamo.Calls) metrics.Family {
+	return metrics.NewCounterFuncVec("approvals_dynamodb_calls_total",
+		"DynamoDB calls the replica made, by operation (GetItem, TransactWriteItems, Query, …): one per API call, however many attempts its retries took.",
+		"operation", func() map[string]float64 {
+			out := map[string]float64{}
+			for op, n := range calls.Counts() {
+				out[op] = float64(n)
+			}
+			return out
+		})
 }
 
 // migrate brings the records an older version stored up to this one

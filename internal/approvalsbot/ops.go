@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
 )
 
@@ -18,8 +16,8 @@ import (
 //
 //	GET /healthz  200 "ok": the process is alive
 //	GET /readyz   200 "ready", or 503 "not ready: <why>" (ready reports why)
-//	GET /metrics  Prometheus text format
-func opsRoutes(ready func() error, metrics prometheus.Gatherer) http.Handler {
+//	GET /metrics  Prometheus text format (metrics.Registry)
+func opsRoutes(ready func() error, metrics http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -35,7 +33,7 @@ func opsRoutes(ready func() error, metrics prometheus.Gatherer) http.Handler {
 		}
 		_, _ = io.WriteString(w, "ready\n")
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", metrics)
 	return mux
 }
 

@@ -10,15 +10,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+
+	"github.com/sfnapprovals/approvals/internal/metrics"
 )
 
 func TestOpsRoutes(t *testing.T) {
 	t.Parallel()
-	reg := prometheus.NewRegistry()
-	c := prometheus.NewCounter(prometheus.CounterOpts{Name: "approvals_test_total", Help: "A test counter."})
-	reg.MustRegister(c)
+	reg := metrics.NewRegistry()
+	c := metrics.NewCounter("approvals_test_total", "A test counter.")
+	if err := reg.Register(c); err != nil {
+		t.Fatal(err)
+	}
 	c.Inc()
 	var readiness error
 	srv := httptest.NewServer(opsRoutes(func() error { return readiness }, reg))
