@@ -5,19 +5,27 @@ import (
 	"sync"
 )
 
-// pool runs acknowledged work on a fixed number of goroutines, so that the
-// event loop never waits for a decision and decisions never starve acks of
-// CPU. Its queue is unbounded: the event loop must never block, or the
-// Socket Mode client stops reading and misses pings. Work is never lost
-// silently: what the workers did not finish when their context ended is
-// handed back by leftovers.
+// pool runs acknowledged work on at most a fixed number of goroutines, so
+// that the event loop never waits for a decision and decisions never
+// starve acks of CPU. A goroutine starts when work arrives and no more than
+// the limit run, and returns when the queue is empty: an idle bot holds no
+// idle workers' stacks, and new work wakes one goroutine, not all. Its
+// queue is unbounded: the event loop must never block, or the Socket Mode
+// client stops reading and misses pings. Work is never lost silently: what
+// the workers did not finish when their context ended is handed back by
+// leftovers.
 type pool struct {
 	mu          sync.Mutex
 	queue       []job
 	interrupted []job // started, and still running when the context ended
 	closed      bool
-	signal      chan struct{} // closed and replaced when work arrives
 	panics      func(any)
+
+	ctx     context.Context // set by run: the workers' context
+	limit   int             // how many workers may run at once
+	running int
+	done    chan struct{} // closed when the workers have returned for good
+	ended   bool          // done is closed
 }
 
 // job is acknowledged work: run does it; abandon, if not nil, tells the
@@ -28,7 +36,7 @@ type job struct {
 }
 
 func newPool(panics func(any)) *pool {
-	return &pool{signal: make(chan struct{}), panics: panics}
+	return &pool{panics: panics}
 }
 
 // push queues j behind the waiting work.
@@ -46,17 +54,38 @@ func (p *pool) add(j job, front bool) {
 	} else {
 		p.queue = append(p.queue, j)
 	}
-	close(p.signal)
-	p.signal = make(chan struct{})
+	p.startLocked()
 }
 
-// close lets the workers return once the queue is empty.
+// startLocked starts one more worker if there is work, run has been
+// called, its context is live and the limit allows. The workers that run
+// are all busy or taking the next job, so each job queued may start one.
+func (p *pool) startLocked() {
+	if p.ctx == nil || p.ended || p.running >= p.limit || len(p.queue) == 0 || p.ctx.Err() != nil {
+		return
+	}
+	p.running++
+	go p.work()
+}
+
+// close lets the workers return for good once the queue is empty.
 func (p *pool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
-	close(p.signal)
-	p.signal = make(chan struct{})
+	p.endLocked()
+}
+
+// endLocked closes done once no worker runs and none will: the context
+// ended, or the pool is closed with nothing queued.
+func (p *pool) endLocked() {
+	if p.done == nil || p.ended || p.running > 0 {
+		return
+	}
+	if p.ctx.Err() != nil || (p.closed && len(p.queue) == 0) {
+		p.ended = true
+		close(p.done)
+	}
 }
 
 // leftovers takes the work the workers did not finish: still queued (never
@@ -70,49 +99,45 @@ func (p *pool) leftovers() (queued, interrupted []job) {
 	return queued, interrupted
 }
 
-// run starts n workers and returns a channel closed when all have
-// returned: after close once the queue is empty, or when ctx is done.
+// run lets at most n workers run on ctx, starting them for the work
+// queued so far, and returns a channel closed when the workers have
+// returned for good: after close once the queue is empty, or when ctx is
+// done (work still queued then stays for leftovers).
 func (p *pool) run(ctx context.Context, n int) <-chan struct{} {
-	var wg sync.WaitGroup
-	for range n {
-		wg.Go(func() {
-			for {
-				j, ok := p.next(ctx)
-				if !ok {
-					return
-				}
-				p.do(ctx, j)
-			}
-		})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ctx, p.limit, p.done = ctx, n, make(chan struct{})
+	for range min(n, len(p.queue)) {
+		p.startLocked()
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
+	done := p.done
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.mu.Lock()
+			p.endLocked()
+			p.mu.Unlock()
+		case <-done:
+		}
+	}()
 	return done
 }
 
-func (p *pool) next(ctx context.Context) (job, bool) {
+// work runs queued jobs until the queue is empty or the context ends.
+func (p *pool) work() {
 	for {
-		if ctx.Err() != nil {
-			return job{}, false
-		}
 		p.mu.Lock()
-		if len(p.queue) > 0 {
-			j := p.queue[0]
-			p.queue[0] = job{}
-			p.queue = p.queue[1:]
+		if len(p.queue) == 0 || p.ctx.Err() != nil {
+			p.running--
+			p.endLocked()
 			p.mu.Unlock()
-			return j, true
+			return
 		}
-		closed, signal := p.closed, p.signal
+		j := p.queue[0]
+		p.queue[0] = job{}
+		p.queue = p.queue[1:]
 		p.mu.Unlock()
-		if closed {
-			return job{}, false
-		}
-		select {
-		case <-ctx.Done():
-			return job{}, false
-		case <-signal:
-		}
+		p.do(p.ctx, j)
 	}
 }
 
