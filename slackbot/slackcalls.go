@@ -6,8 +6,8 @@ import (
 	"io"
 	"net/http"
 	"path"
-	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -32,14 +32,42 @@ type countingTransport struct {
 	m    *Metrics
 }
 
-var (
-	slackMethodName = regexp.MustCompile(`^[a-z]+(\.[a-zA-Z]+)+$`)
-	slackErrorCode  = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
-)
+// isMethodName reports whether s looks like a Slack Web API method:
+// lower-case letters, then one or more dot-separated words of letters
+// (chat.update, usergroups.users.list, chat.postMessage).
+func isMethodName(s string) bool {
+	first, rest, ok := strings.Cut(s, ".")
+	if !ok || !onlyBytes(first, func(c byte) bool { return 'a' <= c && c <= 'z' }) {
+		return false
+	}
+	for word := range strings.SplitSeq(rest, ".") {
+		if !onlyBytes(word, func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }) {
+			return false
+		}
+	}
+	return true
+}
+
+// isErrorCode reports whether s looks like one of Slack's error codes: 1
+// to 64 of a-z, 0-9 and _ (anything else, such as text with a token in
+// it, is not used as a label).
+func isErrorCode(s string) bool {
+	return len(s) <= 64 && onlyBytes(s, func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' })
+}
+
+// onlyBytes reports whether s is not empty and every byte of it is ok.
+func onlyBytes(s string, ok func(byte) bool) bool {
+	for i := range len(s) {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
 
 func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	method := path.Base(req.URL.Path)
-	if !slackMethodName.MatchString(method) {
+	if !isMethodName(method) {
 		method = "response_url"
 	}
 	resp, err := t.next.RoundTrip(req)
@@ -115,7 +143,7 @@ func answerStatus(body []byte, truncated bool) string {
 	switch {
 	case *answer.OK:
 		return "ok"
-	case slackErrorCode.MatchString(answer.Error):
+	case isErrorCode(answer.Error):
 		return answer.Error
 	}
 	return "unreadable"

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,6 +89,34 @@ func TestSlackTransportCountsFailuresOnce(t *testing.T) {
 	for status, want := range map[string]float64{"unreadable": 1, "transport_error": 1, "ok": 0} {
 		if v := ms.value(t, "approvals_slack_api_calls_total", "method", "chat.getPermalink", "status", status); v != want {
 			t.Errorf("status %s = %v, want %v", status, v, want)
+		}
+	}
+}
+
+// The plain checks accept exactly what the regular expressions they
+// replaced accepted.
+func TestMethodAndErrorCodeShapes(t *testing.T) {
+	t.Parallel()
+	method := regexp.MustCompile(`^[a-z]+(\.[a-zA-Z]+)+$`)
+	code := regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	parts := []string{"", "a", "chat", "update", "postMessage", "X", ".", "..", "_", "9", "-", " ", "é", "users", "list"}
+	var corpus []string
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				corpus = append(corpus, a+b+c, a+"."+b+c, a+"."+b+"."+c)
+			}
+		}
+	}
+	for n := 60; n <= 68; n++ {
+		corpus = append(corpus, strings.Repeat("a_9", n)[:n])
+	}
+	for _, s := range corpus {
+		if got, want := isMethodName(s), method.MatchString(s); got != want {
+			t.Errorf("isMethodName(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := isErrorCode(s), code.MatchString(s); got != want {
+			t.Errorf("isErrorCode(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package workflow
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,12 +102,12 @@ type offset struct {
 // is the sentence after the value in a message naming the field.
 func parseOffset(s string) (offset, error) {
 	if pct, ok := strings.CutSuffix(s, "%"); ok {
-		m := percentPattern.FindStringSubmatch(pct)
+		whole, frac, dotted := strings.Cut(pct, ".")
 		var bp int64
-		if m != nil {
-			whole, _ := strconv.ParseInt(m[1], 10, 64)
-			frac, _ := strconv.ParseInt((m[2] + "00")[:2], 10, 64)
-			bp = whole*100 + frac
+		if isDigits(whole, 2) && (!dotted || isDigits(frac, 2)) {
+			w, _ := strconv.ParseInt(whole, 10, 64)
+			f, _ := strconv.ParseInt((frac + "00")[:2], 10, 64)
+			bp = w*100 + f
 		}
 		if bp <= 0 || bp >= 10000 {
 			return offset{}, fmt.Errorf("is not a percentage above 0%% and below 100%% with at most two decimals, such as 50%%")
@@ -121,8 +120,6 @@ func parseOffset(s string) (offset, error) {
 	}
 	return offset{after: d}, nil
 }
-
-var percentPattern = regexp.MustCompile(`^([0-9]{1,2})(?:\.([0-9]{1,2}))?$`)
 
 // at is when o falls for a request created at created with the deadline
 // (which a share needs).

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,18 +27,50 @@ const (
 	MaxTimeoutSeconds = 99999999 // AWS's upper bound for TimeoutSeconds
 )
 
-var (
-	userIDPattern    = regexp.MustCompile(`^[UW][A-Z0-9]{2,20}$`)
-	groupIDPattern   = regexp.MustCompile(`^S[A-Z0-9]{2,20}$`)
-	channelIDPattern = regexp.MustCompile(`^[CGD][A-Z0-9]{2,20}$`)
-	tsPattern        = regexp.MustCompile(`^[0-9]{1,12}\.[0-9]{1,8}$`)
-)
-
 // IsUserID reports whether s looks like a Slack user ID (U… or W…).
-func IsUserID(s string) bool { return userIDPattern.MatchString(s) }
+func IsUserID(s string) bool { return isSlackID(s, "UW") }
 
 // IsGroupID reports whether s looks like a Slack user-group ID (S…).
-func IsGroupID(s string) bool { return groupIDPattern.MatchString(s) }
+func IsGroupID(s string) bool { return isSlackID(s, "S") }
+
+// isChannelID reports whether s looks like a Slack channel ID (C…, G… or D…).
+func isChannelID(s string) bool { return isSlackID(s, "CGD") }
+
+// isSlackID reports whether s is one of the letters in first, then 2 to 20
+// of A-Z and 0-9. (Plain loops rather than regular expressions: a counted
+// repetition compiles into a program of that many copies, kept in memory
+// by every process that links this package.)
+func isSlackID(s, first string) bool {
+	if len(s) < 3 || len(s) > 21 || strings.IndexByte(first, s[0]) < 0 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isTS reports whether s looks like a Slack message timestamp: 1 to 12
+// digits, a dot, 1 to 8 digits.
+func isTS(s string) bool {
+	sec, frac, ok := strings.Cut(s, ".")
+	return ok && isDigits(sec, 12) && isDigits(frac, 8)
+}
+
+// isDigits reports whether s is 1 to most ASCII digits.
+func isDigits(s string, most int) bool {
+	if len(s) == 0 || len(s) > most {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // Request is the notifier's input: the Task's Payload (see docs/contract.md,
 // "Notifier input").
@@ -152,11 +183,11 @@ func (r Request) validateSlackIDs() error {
 		return Errorf(EINVALID, "channel is required (a channel ID such as C0123ABCD)")
 	case unresolved(r.Channel):
 		return unresolvedError("channel", r.Channel)
-	case !channelIDPattern.MatchString(r.Channel) && !IsUserID(r.Channel):
+	case !isChannelID(r.Channel) && !IsUserID(r.Channel):
 		return Errorf(EINVALID, "channel %s is not a Slack channel ID (C…, G… or D…) nor a user ID (U…/W…, for a direct message); use the ID, not the name", quoteValue(r.Channel))
 	case unresolved(r.ThreadTS):
 		return unresolvedError("threadTs", r.ThreadTS)
-	case r.ThreadTS != "" && !tsPattern.MatchString(r.ThreadTS):
+	case r.ThreadTS != "" && !isTS(r.ThreadTS):
 		return Errorf(EINVALID, "threadTs %s is not a Slack message timestamp such as 1700000000.000100", quoteValue(r.ThreadTS))
 	case len(r.Approvers) == 0:
 		return Errorf(EINVALID, "approvers is required: at least one user ID (U…/W…) or user-group ID (S…)")
