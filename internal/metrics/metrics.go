@@ -213,16 +213,18 @@ func (g *Gauge) Set(f float64) { g.v.store(f) }
 // Value is the gauge's value.
 func (g *Gauge) Value() float64 { return g.v.load() }
 
-// vec keeps one series of T per combination of label values.
+// vec keeps one series of T per combination of label values, and writes
+// each with the value value reads from it.
 type vec[T any] struct {
 	desc
+	value  func(*T) float64
 	mu     sync.RWMutex
 	series map[string]*T
 	keys   map[string][]string
 }
 
-func newVec[T any](d desc) *vec[T] {
-	return &vec[T]{desc: d, series: map[string]*T{}, keys: map[string][]string{}}
+func newVec[T any](d desc, value func(*T) float64) *vec[T] {
+	return &vec[T]{desc: d, value: value, series: map[string]*T{}, keys: map[string][]string{}}
 }
 
 // with returns the series for values, creating it on first use. It panics
@@ -249,66 +251,49 @@ func (v *vec[T]) with(values []string) *T {
 	return s
 }
 
-// each calls f for every series, in the order of their label values.
-func (v *vec[T]) each(f func(values []string, s *T)) {
+func (v *vec[T]) write(w *bufio.Writer) {
 	v.mu.RLock()
 	keys := make([]string, 0, len(v.series))
 	for k := range v.series {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	type entry struct {
-		values []string
-		s      *T
-	}
-	entries := make([]entry, len(keys))
+	values := make([][]string, len(keys))
+	series := make([]*T, len(keys))
 	for i, k := range keys {
-		entries[i] = entry{v.keys[k], v.series[k]}
+		values[i], series[i] = v.keys[k], v.series[k]
 	}
 	v.mu.RUnlock()
-	for _, e := range entries {
-		f(e.values, e.s)
+	v.header(w)
+	for i := range keys {
+		sample(w, v.name, v.labels, values[i], "", "", v.value(series[i]))
 	}
 }
 
 // CounterVec is a counter per combination of label values.
-type CounterVec struct{ v *vec[Counter] }
+type CounterVec struct{ *vec[Counter] }
 
 // NewCounterVec returns a counter family with the given label names. It
 // panics on a name Prometheus would refuse.
 func NewCounterVec(name, help string, labels ...string) *CounterVec {
-	return &CounterVec{newVec[Counter](newDesc(name, help, "counter", labels))}
+	return &CounterVec{newVec(newDesc(name, help, "counter", labels), (*Counter).Value)}
 }
 
 // With returns the counter of these label values, in the order of the
 // label names, creating it (at 0) on first use.
-func (c *CounterVec) With(values ...string) *Counter { return c.v.with(values) }
-
-func (c *CounterVec) names() []string { return c.v.names() }
-
-func (c *CounterVec) write(w *bufio.Writer) {
-	c.v.header(w)
-	c.v.each(func(values []string, s *Counter) { sample(w, c.v.name, c.v.labels, values, "", "", s.Value()) })
-}
+func (c *CounterVec) With(values ...string) *Counter { return c.with(values) }
 
 // GaugeVec is a gauge per combination of label values.
-type GaugeVec struct{ v *vec[Gauge] }
+type GaugeVec struct{ *vec[Gauge] }
 
 // NewGaugeVec returns a gauge family with the given label names.
 func NewGaugeVec(name, help string, labels ...string) *GaugeVec {
-	return &GaugeVec{newVec[Gauge](newDesc(name, help, "gauge", labels))}
+	return &GaugeVec{newVec(newDesc(name, help, "gauge", labels), (*Gauge).Value)}
 }
 
 // With returns the gauge of these label values, creating it (at 0) on
 // first use.
-func (g *GaugeVec) With(values ...string) *Gauge { return g.v.with(values) }
-
-func (g *GaugeVec) names() []string { return g.v.names() }
-
-func (g *GaugeVec) write(w *bufio.Writer) {
-	g.v.header(w)
-	g.v.each(func(values []string, s *Gauge) { sample(w, g.v.name, g.v.labels, values, "", "", s.Value()) })
-}
+func (g *GaugeVec) With(values ...string) *Gauge { return g.with(values) }
 
 // funcFamily is a family whose values are read when it is written.
 type funcFamily struct {
