@@ -105,15 +105,15 @@ func TestBrowserWalkthrough(t *testing.T) {
 		t.Helper()
 		poll(what, `(() => { const b = document.querySelector('form.modal button[type=submit]'); if (!b || b.disabled) return false; b.click(); return true; })()`)
 	}
-	// menu opens a message's ⋯ menu and picks the option; choose picks an option of one of its
-	// selects, as a person does (the page sends the pick when the select changes).
+	// menu opens a message's ⋯ menu and picks the option, as a person clicks them, in one script:
+	// a live update can render the message again between two of chromedp's steps. choose picks
+	// an option of one of its selects, as a person does (the page sends the pick when the select
+	// changes).
 	menu := func(what, ts, option string) {
 		t.Helper()
-		step(what,
-			chromedp.Click(chromedp.CSS(`#`+msgID(ts)+` .b-overflow-toggle`)),
-			chromedp.WaitVisible(chromedp.CSS(`#`+msgID(ts)+` .b-menu-item[data-option="`+option+`"]`)),
-			chromedp.Click(chromedp.CSS(`#`+msgID(ts)+` .b-menu-item[data-option="`+option+`"]`)),
-		)
+		poll(what, `(() => { const m = document.querySelector('#`+msgID(ts)+`'); const toggle = m?.querySelector('.b-overflow-toggle'); `+
+			`const item = m?.querySelector('.b-menu-item[data-option="`+option+`"]'); if (!toggle || !item || item.disabled) return false; `+
+			`if (toggle.nextElementSibling.hidden) toggle.click(); if (toggle.nextElementSibling.hidden) return false; item.click(); return true; })()`)
 	}
 	choose := func(what, ts, menuID, option string) {
 		t.Helper()
