@@ -115,6 +115,11 @@ func TestBrowserWalkthrough(t *testing.T) {
 			`const item = m?.querySelector('.b-menu-item[data-option="`+option+`"]'); if (!toggle || !item || item.disabled) return false; `+
 			`if (toggle.nextElementSibling.hidden) toggle.click(); if (toggle.nextElementSibling.hidden) return false; item.click(); return true; })()`)
 	}
+	// press clicks a message's (or the Home's) button in one script, for the same reason.
+	press := func(what, css string) {
+		t.Helper()
+		poll(what, `(() => { const b = document.querySelector('`+css+`'); if (!b || b.disabled) return false; b.click(); return true; })()`)
+	}
 	choose := func(what, ts, menuID, option string) {
 		t.Helper()
 		poll(what, `(() => { const s = document.querySelector('#`+msgID(ts)+` select.b-select[data-menu-id="`+menuID+`"]'); if (!s || s.disabled) return false; `+
@@ -137,7 +142,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 
 	// Mallory may not decide: only she is told so.
 	step("act as mallory", chromedp.Click(chromedp.CSS(`.people a[href*="`+mallory+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
-	step("mallory clicks Approve draft 1", chromedp.Click(chromedp.CSS(`#`+msgID(first.TS)+` button[data-action-id="approve_draft_0"]`)))
+	press("mallory clicks Approve draft 1", `#`+msgID(first.TS)+` button[data-action-id="approve_draft_0"]`)
 	step("she is told privately", chromedp.WaitVisible(chromedp.CSS(`article.msg.eph`)))
 	poll("the refusal names who may decide", `document.querySelector('article.msg.eph').textContent.includes('Who may decide: @alice, @editors')`)
 	shot("02-stranger-refused.png")
@@ -183,7 +188,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 	}
 
 	// Alice approves draft 2; the execution succeeds and the message loses its buttons.
-	step("alice approves draft 2", chromedp.Click(chromedp.CSS(`#`+msgID(second.TS)+` button[data-action-id="approve_draft_1"]`)))
+	press("alice approves draft 2", `#`+msgID(second.TS)+` button[data-action-id="approve_draft_1"]`)
 	poll("the request says it was approved, without buttons",
 		`!document.querySelector('#`+msgID(second.TS)+` button') && document.querySelector('#`+msgID(second.TS)+`').textContent.includes('Approved draft 2 by @alice')`)
 	step("the execution succeeded", chromedp.WaitVisible(chromedp.CSS(`.exec[data-status="SUCCEEDED"]`)))
@@ -246,7 +251,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 	)
 	poll("her Home says the request was handed to her", `document.querySelector('#home-view').textContent.includes('handed to you by @alice')`)
 	shot("09-home.png")
-	step("mallory approves draft 1 from her Home", chromedp.Click(chromedp.CSS(`#home-view button[data-action-id="approve_draft_0"]`)))
+	press("mallory approves draft 1 from her Home", `#home-view button[data-action-id="approve_draft_0"]`)
 	poll("her Home lists it as decided by her, with nothing left to decide",
 		`!document.querySelector('#home-view button') && document.querySelector('#home-view').textContent.includes('✅ Approved draft 1')`)
 	shot("10-home-decided.png")
@@ -261,10 +266,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 	step("act as alice", chromedp.Click(chromedp.CSS(`.people a[href*="`+alice+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
 	step("start a fifth one", chromedp.Click(chromedp.CSS(`#start-button`)))
 	fifth := w.request(t, 5)
-	step("alice clicks the Shorter preset",
-		chromedp.WaitVisible(chromedp.CSS(`#`+msgID(fifth.TS)+` button[data-action-id="preset_0"]`)),
-		chromedp.Click(chromedp.CSS(`#`+msgID(fifth.TS)+` button[data-action-id="preset_0"]`)),
-	)
+	press("alice clicks the Shorter preset", `#`+msgID(fifth.TS)+` button[data-action-id="preset_0"]`)
 	poll("the request says alice asked for it shorter, with no form in between",
 		`!document.querySelector('form.modal') && document.querySelector('#`+msgID(fifth.TS)+`').textContent.includes('Changes requested by @alice')`)
 
@@ -322,7 +324,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 		`(() => { const m = document.querySelector('#`+msgID(eighth.TS)+`').textContent; return m.includes('案 2 を承認') && m.includes('却下') && m.includes('承認者') && m.includes('依頼者'); })()`)
 	shot("15-japanese.png")
 	step("act as alice", chromedp.Click(chromedp.CSS(`.people a[href*="`+alice+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#live.on`)))
-	step("alice approves draft 2", chromedp.Click(chromedp.CSS(`#`+msgID(eighth.TS)+` button[data-action-id="approve_draft_1"]`)))
+	press("alice approves draft 2", `#`+msgID(eighth.TS)+` button[data-action-id="approve_draft_1"]`)
 	poll("the request says so in Japanese",
 		`!document.querySelector('#`+msgID(eighth.TS)+` button') && document.querySelector('#`+msgID(eighth.TS)+`').textContent.includes('案 2 を承認')`)
 }
