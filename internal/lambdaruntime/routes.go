@@ -49,7 +49,8 @@ func (s *Server) handleNext(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusGone, "Runtime.Closed", "the runtime API emulator is closed")
 		return
 	}
-	deadline := time.Now().Add(s.opts.Timeout)
+	inv.handed = time.Now()
+	deadline := inv.handed.Add(s.opts.Timeout)
 	s.mu.Lock()
 	s.inflight[inv.id] = inv
 	s.mu.Unlock()
@@ -113,6 +114,7 @@ func (s *Server) complete(w http.ResponseWriter, id string, result Result) {
 		writeError(w, http.StatusBadRequest, "InvalidRequestID", "no invocation in progress has the request ID "+id)
 		return
 	}
+	result.Duration = time.Since(inv.handed)
 	inv.done <- result
 	writeStatus(w, http.StatusAccepted)
 }

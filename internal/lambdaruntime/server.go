@@ -51,6 +51,12 @@ type Result struct {
 	Payload      []byte
 	ErrorType    string
 	ErrorMessage string
+	// Duration is the invocation as Lambda bills and reports it: from the
+	// moment /next handed the event out to the moment the result arrived.
+	// It leaves out the caller's side of the hop (queueing the event, the
+	// result travelling back); zero for a result that did not come from
+	// the runtime (a timeout, an init error).
+	Duration time.Duration
 }
 
 // Failed reports whether the invocation ended in a function error.
@@ -81,6 +87,7 @@ type invocation struct {
 	payload  []byte
 	accepted chan time.Time // buffered: the deadline, set when /next hands it out
 	done     chan Result    // buffered: one result
+	handed   time.Time      // when /next handed it out (set before it is in flight)
 }
 
 // Start starts an emulator with default options on 127.0.0.1 at a free

@@ -13,7 +13,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
+
+// ignoreDuration leaves Result.Duration, a measurement, out of comparisons.
+var ignoreDuration = cmpopts.IgnoreFields(Result{}, "Duration")
 
 func TestInvokeDeliversPayloadAndResponse(t *testing.T) {
 	t.Parallel()
@@ -47,9 +51,14 @@ func TestInvokeDeliversPayloadAndResponse(t *testing.T) {
 	if got := rt.post("invocation/"+inv.id+"/response", []byte(`{"ok":true}`), nil); got != http.StatusAccepted {
 		t.Errorf("POST response status = %d, want 202", got)
 	}
+	answered := time.Now()
 	o := await(t, ctx, outcome)
-	if diff := cmp.Diff(invokeOutcome{result: Result{Payload: []byte(`{"ok":true}`)}}, o, cmp.AllowUnexported(invokeOutcome{})); diff != "" {
+	if diff := cmp.Diff(invokeOutcome{result: Result{Payload: []byte(`{"ok":true}`)}}, o, cmp.AllowUnexported(invokeOutcome{}), ignoreDuration); diff != "" {
 		t.Errorf("Invoke (-want +got):\n%s", diff)
+	}
+	// Handed out after Invoke began, complete before the POST was answered.
+	if d := o.result.Duration; d <= 0 || d > answered.Sub(before) {
+		t.Errorf("Duration = %v, want above 0 and at most %v (the event handed out to the result posted)", d, answered.Sub(before))
 	}
 	if o.result.Failed() {
 		t.Error("Failed() = true for a response")
@@ -114,11 +123,14 @@ func TestInvokeReportsFunctionErrors(t *testing.T) {
 				t.Fatalf("Invoke: %v", o.err)
 			}
 			tt.want.Payload = []byte(tt.body)
-			if diff := cmp.Diff(tt.want, o.result); diff != "" {
+			if diff := cmp.Diff(tt.want, o.result, ignoreDuration); diff != "" {
 				t.Errorf("Result (-want +got):\n%s", diff)
 			}
 			if !o.result.Failed() {
 				t.Error("Failed() = false for a function error")
+			}
+			if o.result.Duration <= 0 {
+				t.Errorf("Duration = %v for a function error the runtime posted, want above 0", o.result.Duration)
 			}
 		})
 	}
