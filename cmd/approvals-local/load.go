@@ -20,6 +20,7 @@ import (
 
 	"github.com/sfnapprovals/approvals/internal/devstack"
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
+	"github.com/sfnapprovals/approvals/internal/metrics"
 	"github.com/sfnapprovals/approvals/slackbot/fakeslack"
 )
 
@@ -272,19 +273,12 @@ func rssAll(cmds []*exec.Cmd) []int {
 	return out
 }
 
-// cpuAll reads each process's user+system CPU time.
+// cpuAll reads each process's user+system CPU time (0 where unreadable).
 func cpuAll(cmds []*exec.Cmd) []time.Duration {
 	var out []time.Duration
 	for _, c := range cmds {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.Process.Pid))
-		f := strings.Fields(string(b))
-		if err != nil || len(f) < 15 {
-			out = append(out, 0)
-			continue
-		}
-		utime, _ := strconv.Atoi(f[13])
-		stime, _ := strconv.Atoi(f[14])
-		out = append(out, time.Duration(utime+stime)*10*time.Millisecond) // USER_HZ is 100 on Linux
+		d, _ := metrics.ProcessCPU(c.Process.Pid)
+		out = append(out, d)
 	}
 	return out
 }

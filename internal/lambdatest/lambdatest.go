@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/sfnapprovals/approvals/internal/dynamolocal"
+	"github.com/sfnapprovals/approvals/internal/metrics"
 	"github.com/sfnapprovals/approvals/internal/syncbuf"
 )
 
@@ -119,6 +120,10 @@ func (p *Process) Context(d time.Duration) (context.Context, context.CancelFunc)
 	}()
 	return ctx, cancel
 }
+
+// CPU is the user and system CPU time the process has spent so far (Linux
+// only; in 10 ms ticks).
+func (p *Process) CPU() (time.Duration, error) { return metrics.ProcessCPU(p.cmd.Process.Pid) }
 
 // Output is all the process wrote, stdout and stderr interleaved.
 func (p *Process) Output() string { return p.out.String() }

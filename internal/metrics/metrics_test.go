@@ -8,8 +8,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -303,6 +305,26 @@ func TestNoProcWritesNoProcessSeries(t *testing.T) {
 	fams := scrape(t, r)
 	if len(fams) != 1 || fams["test_total"] == nil {
 		t.Errorf("families = %v", fams)
+	}
+}
+
+func TestProcessCPU(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	got, err := ProcessCPU(os.Getpid())
+	var ru syscall.Rusage
+	if rerr := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); rerr != nil {
+		t.Fatal(rerr)
+	}
+	want := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	// The kernel's ticks are 10 ms; getrusage, read just after, is exact.
+	if err != nil || got > want+10*time.Millisecond || got < want-30*time.Millisecond {
+		t.Errorf("ProcessCPU(self) = %v, %v; getrusage says %v", got, err, want)
+	}
+	if _, err := ProcessCPU(-1); err == nil {
+		t.Error("ProcessCPU(-1) returned no error")
 	}
 }
 

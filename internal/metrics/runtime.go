@@ -3,6 +3,7 @@ package metrics
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -153,12 +154,29 @@ func (p processFamily) write(w *bufio.Writer) {
 	}
 }
 
-type procStat struct{ cpu, vsize, rss, start float64 }
+type procStat struct {
+	cpu, vsize, rss, start float64
+	ticks                  int64 // user and system CPU, in USER_HZ ticks
+}
 
-// stat reads /proc/self/stat: the fields after the command name (which may
-// hold spaces and parentheses, so it is skipped up to its last ')').
-func (p processFamily) stat() (procStat, error) {
-	b, err := os.ReadFile(p.proc + "/self/stat")
+// stat reads /proc/self/stat.
+func (p processFamily) stat() (procStat, error) { return readStat(p.proc + "/self/stat") }
+
+// ProcessCPU is the user and system CPU time the process with the PID has
+// spent, from /proc/<pid>/stat (Linux only), in USER_HZ ticks (10 ms).
+func ProcessCPU(pid int) (time.Duration, error) {
+	st, err := readStat(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(st.ticks) * time.Second / userHZ, nil
+}
+
+// readStat reads a /proc/<pid>/stat file: the fields after the command
+// name (which may hold spaces and parentheses, so it is skipped up to its
+// last ')').
+func readStat(path string) (procStat, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return procStat{}, err
 	}
@@ -174,8 +192,10 @@ func (p processFamily) stat() (procStat, error) {
 		v, _ := strconv.ParseFloat(f[field-3], 64)
 		return v
 	}
+	ticks := num(14) + num(15)
 	return procStat{
-		cpu:   (num(14) + num(15)) / userHZ,
+		cpu:   ticks / userHZ,
+		ticks: int64(ticks),
 		start: num(22) / userHZ,
 		vsize: num(23),
 		rss:   num(24) * float64(os.Getpagesize()),
