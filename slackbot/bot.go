@@ -18,8 +18,9 @@ import (
 // Config tunes the bot. Zero fields take the values of DefaultConfig.
 type Config struct {
 	// Workers bounds the clicks, submissions and commands handled at once,
-	// and, on claimWorkers times as many goroutines of their own, the
-	// decisions being recorded at once.
+	// and, on claimWorkers times as many goroutines of their own each, the
+	// decisions being recorded at once and the recorded ones being resumed
+	// at once.
 	// A click or submission that decides is acked once its decision is
 	// recorded in the store (claimed, or a vote counted), so that an
 	// acknowledged decision survives the replica; every other ack waits for
@@ -145,10 +146,13 @@ func (c Config) withDefaults() Config {
 }
 
 // claimWorkers is how many decisions are recorded at once per worker
-// (Config.Workers): recording one is a read and a write, time spent
-// waiting on the store, and its ack waits for it. The store groups the
-// reads and writes that wait (dynamo.Store), so many at once cost few
-// calls and connections, not one each.
+// (Config.Workers), and how many recorded decisions are resumed at once:
+// recording one is a read and a write, time spent waiting on the store,
+// and its ack waits for it; resuming one is a Step Functions call and the
+// write of its outcome. The store groups the reads and writes that wait
+// (dynamo.Store), so many at once cost few calls and connections, not one
+// each; on Workers goroutines, a burst's resumes waited on the outcome
+// writes of the ones before them.
 const claimWorkers = 8
 
 // Bot is the Socket Mode app. Any number of replicas may run against one
@@ -160,6 +164,7 @@ type Bot struct {
 	log        *zap.Logger
 	pool       *pool
 	claims     *pool // decisions to record, then ack (see Config.Workers)
+	resumes    *pool // recorded decisions to resume (see claimWorkers)
 	updates    *updater
 	homes      *homes
 	ephemerals *pacing.Pacer // chat.postEphemeral
@@ -184,6 +189,7 @@ func New(cfg Config, approvals Approvals, api *slack.Client, logger *zap.Logger)
 	b.health = health{window: cfg.ReadyWindow, now: time.Now}
 	b.pool = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.claims = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
+	b.resumes = newPool(func(r any) { b.log.Error("handler panicked", zap.Any("panic", r)) })
 	b.updates = newUpdater(api, approvals, cfg, logger)
 	b.homes = newHomes(api, approvals, &b.site, cfg, logger)
 	b.ephemerals = pacing.New(pacing.Rate{})
@@ -213,6 +219,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	defer stopOutbox()
 	poolDone := b.pool.run(work, b.cfg.Workers)
 	claimsDone := b.claims.run(work, claimWorkers*b.cfg.Workers)
+	resumesDone := b.resumes.run(work, claimWorkers*b.cfg.Workers)
 	updatesDone := make(chan struct{})
 	go func() { defer close(updatesDone); b.updates.run(outbox) }()
 	homesDone := make(chan struct{})
@@ -255,10 +262,14 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-sweepDone
 	<-siteDone
 	<-watchDone
-	b.claims.close() // a recorded decision queues its resume on the pool
+	// A decision recorded by a claim (or by a submission, on the pool)
+	// queues its resume: the resumes close last.
+	b.claims.close()
 	<-claimsDone
 	b.pool.close()
 	<-poolDone
+	b.resumes.close()
+	<-resumesDone
 	b.answerLeftovers(reserve, missed)
 	b.updates.stop()
 	b.homes.stop()

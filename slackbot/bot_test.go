@@ -553,6 +553,36 @@ func (g gatedApprovals) Resume(ctx context.Context, c workflow.Claimed) (workflo
 	return g.Approvals.Resume(ctx, c)
 }
 
+// TestResumesDoNotHoldUpOtherWork: with one worker, decisions whose
+// resumes wait on Step Functions hold up neither more resumes nor a
+// command: resumes have a lane of their own, claimWorkers wide (on the
+// worker pool, a burst's resumes waited on the outcome writes before them).
+func TestResumesDoNotHoldUpOtherWork(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	gate := gatedApprovals{Approvals: h.svc, entered: make(chan struct{}, 10), release: make(chan struct{})}
+	cfg := testConfig()
+	cfg.Workers = 1
+	cfg.CallTimeout = time.Minute // the resumes wait for the gate, not for their timeout
+	rb := h.startBot(cfg, gate)
+	first, second := h.request(workflow.Request{}), h.request(workflow.Request{})
+	for _, a := range []workflow.Approval{first, second} {
+		h.click(approver, a, "approve")
+		select {
+		case <-gate.entered:
+		case <-time.After(15 * time.Second):
+			t.Fatalf("%s: its resume did not start beside the one in flight", a.Title)
+		}
+	}
+	h.acked(h.slack.Slash(approver, channel, "/approvals", "pending"))
+	h.waitFor("the command answered while both resumes wait", func() bool { return len(h.slack.ResponsePosts()) == 1 })
+	close(gate.release)
+	h.waitFor("both resumed", func() bool { return !h.task(first).Open && !h.task(second).Open })
+	if err := rb.stop(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestShutdownFinishesInFlightWork(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)

@@ -103,7 +103,7 @@ func (b *Bot) decide(ctx context.Context, to replyTo, id string, d workflow.Deci
 // record records a decision with claim, then acks it with ack: from then
 // on the decision no longer depends on this replica. It answers with
 // answer at once when nothing is left to resume (a vote below the quorum,
-// a refusal), or after the resume, which it leaves to the pool.
+// a refusal), or after the resume, which it leaves to the resumes pool.
 func (b *Bot) record(ctx context.Context, to replyTo, log *zap.Logger, ack func(),
 	claim func(context.Context) (workflow.Claimed, error), answer func(context.Context, workflow.Approval, error)) {
 	dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
@@ -114,7 +114,7 @@ func (b *Bot) record(ctx context.Context, to replyTo, log *zap.Logger, ack func(
 		answer(ctx, c.Approval, err)
 		return
 	}
-	b.pool.push(job{run: func(ctx context.Context) {
+	b.resumes.push(job{run: func(ctx context.Context) {
 		dctx, cancel := context.WithTimeout(ctx, b.cfg.CallTimeout)
 		a, err := b.approvals.Resume(dctx, c)
 		cancel()

@@ -37,8 +37,10 @@ func answerReserve(timeout time.Duration) time.Duration { return min(timeout/4, 
 // within d.
 func (b *Bot) answerLeftovers(d time.Duration, missed []job) {
 	queued, interrupted := b.claims.leftovers()
-	q, i := b.pool.leftovers()
-	queued, interrupted = append(queued, q...), append(interrupted, i...)
+	for _, p := range []*pool{b.pool, b.resumes} {
+		q, i := p.leftovers()
+		queued, interrupted = append(queued, q...), append(interrupted, i...)
+	}
 	queued = append(queued, missed...)
 	if len(queued)+len(interrupted) == 0 {
 		return

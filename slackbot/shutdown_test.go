@@ -2,6 +2,7 @@ package slackbot
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -14,10 +15,35 @@ import (
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
-// queueBehindStuckDecision starts a one-worker bot whose decisions wait for
+// stuckWork is gatedApprovals whose PendingFor (a command's work, on the
+// pool) also waits for release, so that a command can hold the pool's
+// worker while decisions wait in their own lanes.
+type stuckWork struct {
+	gatedApprovals
+	listing chan struct{}
+}
+
+func newStuckWork(h *harness) stuckWork {
+	return stuckWork{
+		gatedApprovals: gatedApprovals{Approvals: h.svc, entered: make(chan struct{}, 10), release: make(chan struct{})},
+		listing:        make(chan struct{}, 10),
+	}
+}
+
+func (g stuckWork) PendingFor(ctx context.Context, user string, limit int) ([]workflow.Approval, error) {
+	g.listing <- struct{}{}
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.Approvals.PendingFor(ctx, user, limit)
+}
+
+// queueBehindStuckDecision starts a one-worker bot whose resumes wait for
 // gate, opens a reject modal on submitted, and leaves one decision in
-// flight (on inflight) so that everything sent next waits in the queue.
-func queueBehindStuckDecision(t *testing.T, h *harness, cfg Config, gate gatedApprovals, inflight, submitted workflow.Approval) *runningBot {
+// flight (on inflight): the decisions made next wait for the gate too.
+func queueBehindStuckDecision(t *testing.T, h *harness, cfg Config, gate stuckWork, inflight, submitted workflow.Approval) *runningBot {
 	t.Helper()
 	cfg.Workers = 1
 	rb := h.startBot(cfg, gate)
@@ -26,6 +52,17 @@ func queueBehindStuckDecision(t *testing.T, h *harness, cfg Config, gate gatedAp
 	h.click(approver, inflight, "approve")
 	<-gate.entered
 	return rb
+}
+
+// poolHolder's command holds the pool (see holdThePool).
+const poolHolder = "U0HOLDER"
+
+// holdThePool sends a command whose listing waits for the gate, holding
+// the pool's one worker: what the pool is given next waits in its queue.
+func (h *harness) holdThePool(gate stuckWork) {
+	h.t.Helper()
+	h.acked(h.slack.Slash(poolHolder, channel, "/approvals", "pending"))
+	<-gate.listing
 }
 
 func (h *harness) acked(env string, err error) {
@@ -38,16 +75,17 @@ func (h *harness) acked(env string, err error) {
 	}
 }
 
-// TestShutdownAnswersWorkItCouldNotDo: clicks, a submission and a command
-// still queued at the drain deadline are not done, and each person is told
-// privately. A decision is acked only once recorded, so the decisions
-// acked (the one cut short, those whose resume was queued) stand: their
-// people are told so, and a surviving replica's Recover resumes them
-// after the claim's lease. The modal never opened decides nothing.
+// TestShutdownAnswersWorkItCouldNotDo: decisions whose resumes are cut
+// short or still queued, a click and a command still queued behind a
+// command in flight at the drain deadline are not done, and each person is
+// told privately. A decision is acked only once recorded, so the decisions
+// acked stand: their people are told so, and a surviving replica's Recover
+// resumes them after the claim's lease. The modal never opened decides
+// nothing.
 func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	gate := gatedApprovals{Approvals: h.svc, entered: make(chan struct{}, 10), release: make(chan struct{})}
+	gate := newStuckWork(h)
 	cfg := testConfig()
 	cfg.ShutdownTimeout = 4 * time.Second
 	cfg.CallTimeout = time.Minute // the decision in flight is stuck until the drain deadline
@@ -59,6 +97,7 @@ func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 		"reason": {"reason": map[string]any{"type": "plain_text_input", "value": "not now"}},
 	}))
 	h.acked(h.slack.Click(approver, clicked.Channel, clicked.MessageTS, "approve", clicked.ID))
+	h.holdThePool(gate)
 	h.acked(h.slack.Click(approver, opened.Channel, opened.MessageTS, "revise", opened.ID))
 	h.acked(h.slack.Slash(approver2, channel, "/approvals", "pending"))
 	if err := rb.stop(t); err != nil {
@@ -78,9 +117,20 @@ func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 			t.Errorf("%q shown in %s, not beside the request", m.Text, m.Channel)
 		}
 	}
-	posts := h.slack.ResponsePosts()
-	if len(posts) != 1 || !strings.Contains(string(posts[0].Body), "The bot was restarting and did not answer `/approvals pending`. Please try again.") {
-		t.Errorf("command answers = %v", posts)
+	var answers []string
+	for _, p := range h.slack.ResponsePosts() {
+		var m struct{ Text string }
+		if err := json.Unmarshal(p.Body, &m); err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, m.Text)
+	}
+	slices.Sort(answers)
+	typed := "/approvals pending"
+	wantAnswers := []string{blocks.T("", blocks.KDownCommand, typed), blocks.T("", blocks.KDownCommandCut, typed)}
+	slices.Sort(wantAnswers)
+	if !slices.Equal(answers, wantAnswers) {
+		t.Errorf("command answers:\n%q\nwant the queued one's and the one cut short's:\n%q", answers, wantAnswers)
 	}
 	if !h.task(opened).Open || h.get(opened).Status != workflow.StatusPending || h.message(opened).Updates != 0 {
 		t.Errorf("%s changed though its work was not done", opened.Title)
@@ -103,12 +153,13 @@ func TestShutdownAnswersWorkItCouldNotDo(t *testing.T) {
 	}
 }
 
-// TestShutdownFinishesQueuedWorkWithinTheBound: work queued behind a slow
-// decision is done when the drain allows it, and nobody is told to retry.
+// TestShutdownFinishesQueuedWorkWithinTheBound: decisions whose resumes
+// wait behind a slow one, and a command queued behind a slow command, are
+// done when the drain allows it, and nobody is told to retry.
 func TestShutdownFinishesQueuedWorkWithinTheBound(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	gate := gatedApprovals{Approvals: h.svc, entered: make(chan struct{}, 10), release: make(chan struct{})}
+	gate := newStuckWork(h)
 	cfg := testConfig()
 	cfg.ShutdownTimeout = 20 * time.Second
 	inflight, submitted, clicked := h.request(workflow.Request{}), h.request(workflow.Request{}), h.request(workflow.Request{})
@@ -118,6 +169,7 @@ func TestShutdownFinishesQueuedWorkWithinTheBound(t *testing.T) {
 		"reason": {"reason": map[string]any{"type": "plain_text_input", "value": "not now"}},
 	}))
 	h.acked(h.slack.Click(approver, clicked.Channel, clicked.MessageTS, "approve", clicked.ID))
+	h.holdThePool(gate)
 	h.acked(h.slack.Slash(approver, channel, "/approvals", "pending"))
 	stopped := make(chan error, 1)
 	go func() { stopped <- rb.stop(t) }()
@@ -140,8 +192,14 @@ func TestShutdownFinishesQueuedWorkWithinTheBound(t *testing.T) {
 			t.Errorf("approver was told %q", got)
 		}
 	}
-	if posts := h.slack.ResponsePosts(); len(posts) != 1 || strings.Contains(string(posts[0].Body), "restarting") {
-		t.Errorf("command answers = %v, want the list", posts)
+	posts := h.slack.ResponsePosts()
+	if len(posts) != 2 {
+		t.Errorf("command answers = %v, want both lists", posts)
+	}
+	for _, p := range posts {
+		if strings.Contains(string(p.Body), "restarting") {
+			t.Errorf("command answered %s, want the list", p.Body)
+		}
 	}
 }
 
