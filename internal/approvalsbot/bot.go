@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/slack-go/slack"
@@ -49,10 +51,18 @@ func (c Config) Store(client *dynamodb.Client) (*dynamo.Store, *dynamo.AuditLog)
 	return dynamo.New(client, c.Table, dynamo.AuditRetention(c.AuditRetention)), dynamo.NewAuditLog(client, c.Table, c.AuditRetention)
 }
 
+// stepFunctions is the Step Functions client the configuration describes.
+// It opens at most Workers connections at once (the other calls wait for
+// one): a burst's resumes run claimWorkers times as wide as Workers (see
+// slackbot), and each call beyond that would open a connection of its own
+// — a TLS handshake each against Step Functions — only to close it after.
 func (c Config) stepFunctions(awsCfg aws.Config) *sfn.Client {
 	return sfn.NewFromConfig(awsCfg, func(o *sfn.Options) {
 		if c.SFNEndpoint != "" {
 			o.BaseEndpoint = aws.String(c.SFNEndpoint)
+		}
+		if b, ok := o.HTTPClient.(*awshttp.BuildableClient); ok && c.Workers > 0 {
+			o.HTTPClient = b.WithTransportOptions(func(t *http.Transport) { t.MaxConnsPerHost = c.Workers })
 		}
 	})
 }
