@@ -62,7 +62,11 @@ const poolHolder = "U0HOLDER"
 func (h *harness) holdThePool(gate stuckWork) {
 	h.t.Helper()
 	h.acked(h.slack.Slash(poolHolder, channel, "/approvals", "pending"))
-	<-gate.listing
+	select {
+	case <-gate.listing:
+	case <-time.After(15 * time.Second):
+		h.t.Fatal("the command holding the pool never started")
+	}
 }
 
 func (h *harness) acked(env string, err error) {
