@@ -78,8 +78,8 @@ func newFloor(s *stack) floor {
 	return floor{service: workflow.NewService(dynamo.New(harness.Admin, s.table), nil, nil)}
 }
 
-// once does it once, for a request parsed beforehand, and returns how long
-// the store calls took.
+// once does it once for a new request (parsed before the clock starts) and
+// returns how long the store calls took.
 func (f floor) once(b *testing.B) time.Duration {
 	b.Helper()
 	req, err := workflow.ParseRequest(requestPayload(b, newToken(), nil))

@@ -134,7 +134,7 @@ func (p processFamily) write(w *bufio.Writer) {
 		sample(w, name, nil, nil, "", "", v)
 	}
 	if st, err := p.stat(); err == nil {
-		series("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", "counter", st.cpu)
+		series("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", "counter", float64(st.ticks)/userHZ)
 		series("process_virtual_memory_bytes", "Virtual memory size in bytes.", "gauge", st.vsize)
 		series("process_resident_memory_bytes", "Resident memory size in bytes.", "gauge", st.rss)
 		if boot, err := p.bootTime(); err == nil {
@@ -155,8 +155,8 @@ func (p processFamily) write(w *bufio.Writer) {
 }
 
 type procStat struct {
-	cpu, vsize, rss, start float64
-	ticks                  int64 // user and system CPU, in USER_HZ ticks
+	ticks             int64 // user and system CPU, in USER_HZ ticks
+	vsize, rss, start float64
 }
 
 // stat reads /proc/self/stat.
@@ -192,10 +192,8 @@ func readStat(path string) (procStat, error) {
 		v, _ := strconv.ParseFloat(f[field-3], 64)
 		return v
 	}
-	ticks := num(14) + num(15)
 	return procStat{
-		cpu:   ticks / userHZ,
-		ticks: int64(ticks),
+		ticks: int64(num(14) + num(15)),
 		start: num(22) / userHZ,
 		vsize: num(23),
 		rss:   num(24) * float64(os.Getpagesize()),
