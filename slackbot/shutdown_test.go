@@ -12,6 +12,7 @@ import (
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/sfnapprovals/approvals/blocks"
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 )
 
@@ -249,5 +250,67 @@ func TestEnvelopesMissedAtShutdownAreAnswered(t *testing.T) {
 	}
 	if !h.task(a).Open || h.message(a).Updates != 0 {
 		t.Error("a missed click changed something")
+	}
+}
+
+// TestShutdownSaysWhatSlackWorkItLeft: a message update and a thread reply
+// still waiting for Slack's pacing when the shutdown bound passes are not
+// done; the bot says so in one warning, with the counts, and the message
+// it did not update is not recorded as updated, so a sweeper updates it.
+func TestShutdownSaysWhatSlackWorkItLeft(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cfg := testConfig()
+	cfg.ShutdownTimeout = time.Second
+	cfg.UpdateRate = pacing.Rate{Events: 1, Per: time.Hour, Burst: 2}
+	cfg.ReplyRate = pacing.Rate{Events: 1, Per: time.Hour, Burst: 1}
+	rb := h.startBot(cfg, nil)
+	var as []workflow.Approval
+	for range 3 {
+		a := h.request(workflow.Request{})
+		as = append(as, a)
+		h.click(approver, a, "approve")
+	}
+	count := func() (resumed, updated, replies int) {
+		for _, a := range as {
+			if !h.task(a).Open {
+				resumed++
+			}
+			if h.message(a).Updates > 0 {
+				updated++
+			}
+			replies += len(h.slack.Replies(a.Channel, a.MessageTS))
+		}
+		return
+	}
+	h.waitFor("all resumed, two messages updated, one reply", func() bool {
+		r, u, p := count()
+		return r == 3 && u == 2 && p == 1
+	})
+	if err := rb.stop(t); err != nil {
+		t.Fatal(err)
+	}
+
+	if r, u, p := count(); r != 3 || u != 2 || p != 1 {
+		t.Errorf("after stopping: %d resumed, %d updated, %d replies; want 3, 2, 1", r, u, p)
+	}
+	said := h.logs.FilterMessageSnippet("stopped before this Slack work was done").AllUntimed()
+	if len(said) != 1 {
+		t.Fatalf("%d warnings about work left, want 1", len(said))
+	}
+	fields := said[0].ContextMap()
+	for name, want := range map[string]int64{"message_updates": 1, "thread_replies": 1, "progress_updates": 0, "thread_notes": 0} {
+		if fields[name] != want {
+			t.Errorf("%s = %v, want %d (all: %v)", name, fields[name], want, fields)
+		}
+	}
+	synced := 0
+	for _, a := range as {
+		if h.get(a).MessageSynced {
+			synced++
+		}
+	}
+	if synced != 2 {
+		t.Errorf("%d messages recorded as updated, want the 2 updated", synced)
 	}
 }

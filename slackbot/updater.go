@@ -67,6 +67,9 @@ type updater struct {
 	told     []workflow.Approval
 	signal   chan struct{}
 	stopping bool
+	// runCtx is run's context: once it ends, work ends undone and stays
+	// where leftBehind counts it (see cutShort).
+	runCtx context.Context
 }
 
 type updateJob struct {
@@ -223,6 +226,9 @@ const replyWorkers = 2
 // run performs updates and replies until stop and empty queues, or until
 // ctx is done.
 func (u *updater) run(ctx context.Context) {
+	u.mu.Lock()
+	u.runCtx = ctx
+	u.mu.Unlock()
 	var wg sync.WaitGroup
 	work := func(queue *[]string, step func(context.Context, *updateJob)) {
 		for {
@@ -267,6 +273,47 @@ func (u *updater) run(ctx context.Context) {
 		}
 	})
 	wg.Wait()
+	if l := u.leftBehind(); l.any() {
+		u.log.Warn("stopped before this Slack work was done; the sweeper of a running replica updates the messages, the rest is not sent",
+			zap.Int("message_updates", l.updates), zap.Int("thread_replies", l.replies), zap.Int("progress_updates", l.refreshes),
+			zap.Int("thread_notes", l.notes), zap.Strings("requester_notices", l.notices))
+	}
+}
+
+// cutShort reports whether run's context has ended. u.mu is held.
+func (u *updater) cutShort() bool { return u.runCtx != nil && u.runCtx.Err() != nil }
+
+// leftWork is what the updater had not done when it stopped.
+type leftWork struct {
+	updates, replies, refreshes, notes int
+	notices                            []string // approval IDs, at most maxLeftIDs
+}
+
+// maxLeftIDs bounds the approval IDs leftBehind lists.
+const maxLeftIDs = 20
+
+func (l leftWork) any() bool {
+	return l.updates+l.replies+l.refreshes+l.notes+len(l.notices) > 0
+}
+
+// leftBehind counts the work still queued, or ended by run's context.
+func (u *updater) leftBehind() leftWork {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var l leftWork
+	for _, j := range u.jobs {
+		switch {
+		case !j.updated:
+			l.updates++
+		case j.reply && !j.replied:
+			l.replies++
+		}
+	}
+	l.refreshes, l.notes = len(u.refreshes), len(u.notes)
+	for _, a := range u.told[:min(len(u.told), maxLeftIDs)] {
+		l.notices = append(l.notices, a.ID)
+	}
+	return l
 }
 
 // wake tells the workers that work arrived or the updater stops. u.mu is
@@ -402,9 +449,6 @@ func (u *updater) reply(ctx context.Context, j *updateJob) {
 	pace := u.replies.Get(a.Channel)
 	sent, err := pace.Wait(ctx)
 	if err != nil {
-		u.mu.Lock()
-		j.replied = true
-		u.mu.Unlock()
 		u.done(j)
 		return
 	}
@@ -440,6 +484,9 @@ func permanentUpdateError(err error) bool {
 func (u *updater) done(j *updateJob) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	if u.cutShort() && (!j.updated || j.reply && !j.replied) {
+		return // left undone: leftBehind counts it
+	}
 	if j.redo && !u.stopping {
 		j.redo, j.force, j.updated, j.listed = false, true, false, false
 		u.push(j.a.ID, false)

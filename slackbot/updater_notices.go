@@ -63,7 +63,10 @@ func (u *updater) nextNote(ctx context.Context) (note, bool) {
 func (u *updater) post(ctx context.Context, n note) {
 	pace := u.replies.Get(n.channel)
 	sent, err := pace.Wait(ctx)
-	if err != nil {
+	if err != nil { // run's context ended: left for leftBehind to count
+		u.mu.Lock()
+		u.notes = append([]note{n}, u.notes...)
+		u.mu.Unlock()
 		return
 	}
 	callCtx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout)

@@ -145,6 +145,9 @@ func (u *updater) refreshed(j *refreshJob) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	j.busy = false
+	if u.cutShort() {
+		return // left undone: leftBehind counts it
+	}
 	if j.again && !u.stopping {
 		u.refreshQueue = append(u.refreshQueue, j.id)
 		u.wake()

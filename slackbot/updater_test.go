@@ -1,10 +1,13 @@
 package slackbot
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/sfnapprovals/approvals/slackbot/pacing"
 	"github.com/sfnapprovals/approvals/workflow"
 	"github.com/sfnapprovals/approvals/workflow/workflowtest"
 )
@@ -93,5 +96,39 @@ func TestUpdaterCorrects(t *testing.T) {
 	u.done(j)
 	if len(u.ready) != 1 || !j.force || j.updated {
 		t.Errorf("ready %v, job %+v; want the job updating once more, forced", u.ready, j)
+	}
+}
+
+// A thread note still waiting for its channel's pacing when the updater's
+// context ends is not posted, and is counted in the one warning.
+func TestUpdaterCountsTheNotesItLeft(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cfg := testConfig()
+	cfg.ReplyRate = pacing.Rate{Events: 1, Per: time.Hour, Burst: 1}
+	first, second := h.request(workflow.Request{}), h.request(workflow.Request{})
+	u := newUpdater(h.api(nil), h.svc, cfg, h.log)
+	u.notify(first, "first note")
+	u.notify(second, "second note")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); u.run(ctx) }()
+	h.waitFor("the first note posted, the second taken", func() bool {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		return len(u.notes) == 0 && len(h.slack.Replies(first.Channel, first.MessageTS)) == 1
+	})
+	cancel()
+	<-done
+
+	if n := len(h.slack.Replies(second.Channel, second.MessageTS)); n != 0 {
+		t.Errorf("%d notes posted for the second approval, want none", n)
+	}
+	said := h.logs.FilterMessageSnippet("stopped before this Slack work was done").AllUntimed()
+	if len(said) != 1 {
+		t.Fatalf("%d warnings about work left, want 1", len(said))
+	}
+	if got := said[0].ContextMap()["thread_notes"]; got != int64(1) {
+		t.Errorf("thread_notes = %v, want 1", got)
 	}
 }
