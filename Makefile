@@ -11,7 +11,9 @@ IMAGE       ?= approvals-bot:$(shell git rev-parse --short HEAD 2>/dev/null || e
 ## run: the product on this machine (local Step Functions API on 127.0.0.1:8083, DynamoDB Local in .approvals-local,
 ## the notifier, the bot, a Slack stand-in on http://127.0.0.1:8080); no AWS account or Slack workspace. ARGS passes flags.
 run: tools
-	$(GO) run ./cmd/approvals-local $(ARGS)
+	@# built, then run: go run would exit 1 after Ctrl-C, and make would report it as an error
+	$(GO) build -o bin/approvals-local ./cmd/approvals-local
+	exec bin/approvals-local $(ARGS)
 
 ## demo: a scripted story of approvals end to end on local parts (fake Slack, DynamoDB Local, local Step Functions)
 demo: tools
