@@ -94,28 +94,10 @@ func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimi
 	idle := rssAll(bots)
 
 	fmt.Fprintf(out, "Pausing %d executions on approvals…\n", n)
-	pending := make([]devstack.Pending, n)
 	start := time.Now()
-	sem := make(chan struct{}, 8)
-	errs := make(chan error, n)
-	var reqs sync.WaitGroup
-	for i := range pending {
-		sem <- struct{}{}
-		reqs.Go(func() {
-			defer func() { <-sem }()
-			var err error
-			pending[i], err = stack.Request(ctx, fmt.Sprintf("load-%d", i), map[string]any{
-				"channel": "C0LOAD", "approvers": []string{"U0ALICE"}, "title": fmt.Sprintf("Load item %d", i),
-			})
-			errs <- err
-		})
-	}
-	reqs.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return fmt.Errorf("request: %w", err)
-		}
+	pending, err := requestAll(ctx, stack, "load", n)
+	if err != nil {
+		return err
 	}
 	requested := time.Since(start)
 
@@ -193,6 +175,14 @@ func runLoad(ctx context.Context, n, ddbNice int, updateLimit fakeslack.RateLimi
 	}
 	slices.Sort(latencies)
 
+	burstResumes := stack.SFN.Successes()
+	steadyN := steadyClicks(n)
+	fmt.Fprintf(out, "Then %d more, clicked one at a time at %d a second…\n", steadyN, steadyRate)
+	steady, err := clickSteadily(ctx, stack, steadyN)
+	if err != nil {
+		return err
+	}
+
 	stopStart := time.Now()
 	for _, b := range bots {
 		_ = b.Process.Signal(syscall.SIGTERM)
@@ -218,16 +208,116 @@ Load: %d approvals, %d concurrent clicks, %d bot processes, fake Slack + DynamoD
   bot RSS idle                    %s
   bot RSS after the burst         %s
   SIGTERM to both bots exited     %s
+At a steady pace: %d clicks, one every %s, each on its own approval
+  ack latency                     p50 %s  p99 %s  max %s
+  click to execution resumed      p50 %s  p99 %s  max %s
 `, n, n, loadReplicas, ddbNice, requested.Round(time.Millisecond), sent.Round(time.Millisecond),
 		pct(latencies, 50), pct(latencies, 99), latencies[len(latencies)-1].Round(100*time.Microsecond),
-		resumed.Round(time.Millisecond), stack.SFN.Successes(), n, len(stack.Slack.Failures()),
+		resumed.Round(time.Millisecond), burstResumes, n, len(stack.Slack.Failures()),
 		updated.Round(time.Millisecond), limitSpec, updateCalls, n, limited,
 		floor.Round(time.Millisecond), firstUpdate.Round(time.Millisecond),
-		cpuText(cpuUsed), perDecision(callsBefore, callsAfter, n), mib(idle), mib(loaded), stopped.Round(time.Millisecond))
-	if got := stack.SFN.Successes(); got != n {
-		return fmt.Errorf("%d resumes, want exactly %d", got, n)
+		cpuText(cpuUsed), perDecision(callsBefore, callsAfter, n), mib(idle), mib(loaded), stopped.Round(time.Millisecond),
+		steadyN, time.Second/steadyRate, pct(steady.acks, 50), pct(steady.acks, 99), pct(steady.acks, 100),
+		pct(steady.resumes, 50), pct(steady.resumes, 99), pct(steady.resumes, 100))
+	if got := stack.SFN.Successes(); got != n+steadyN {
+		return fmt.Errorf("%d resumes, want exactly %d", got, n+steadyN)
 	}
 	return nil
+}
+
+// requestAll pauses n executions (named prefix-0, prefix-1, …) on
+// approvals for U0ALICE in C0LOAD, through the notifier, 8 at a time.
+func requestAll(ctx context.Context, stack *devstack.Stack, prefix string, n int) ([]devstack.Pending, error) {
+	pending := make([]devstack.Pending, n)
+	sem := make(chan struct{}, 8)
+	errs := make(chan error, n)
+	var reqs sync.WaitGroup
+	for i := range pending {
+		sem <- struct{}{}
+		reqs.Go(func() {
+			defer func() { <-sem }()
+			var err error
+			pending[i], err = stack.Request(ctx, fmt.Sprintf("%s-%d", prefix, i), map[string]any{
+				"channel": "C0LOAD", "approvers": []string{"U0ALICE"}, "title": fmt.Sprintf("Load item %s %d", prefix, i),
+			})
+			errs <- err
+		})
+	}
+	reqs.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("request: %w", err)
+		}
+	}
+	return pending, nil
+}
+
+// The steady phase: after the burst, half as many approvals again (at
+// most maxSteadyClicks) are clicked steadyRate a second, so each click
+// meets bots and a DynamoDB Local with nothing else to do (the ack of a
+// decision waits for its claim: this is that wait alone, without a
+// burst's queue).
+const (
+	maxSteadyClicks = 200
+	steadyRate      = 20
+)
+
+func steadyClicks(n int) int { return max(1, min(maxSteadyClicks, n/2)) }
+
+type steadyResult struct {
+	acks, resumes []time.Duration // sorted
+}
+
+// clickSteadily requests n approvals, then clicks them one at a time at
+// steadyRate a second, and returns each click's ack latency and the time
+// from sending it to its execution's resume.
+func clickSteadily(ctx context.Context, stack *devstack.Stack, n int) (steadyResult, error) {
+	pending, err := requestAll(ctx, stack, "steady", n)
+	if err != nil {
+		return steadyResult{}, err
+	}
+	var res steadyResult
+	envelopes := make([]string, len(pending))
+	resumes := make([]time.Duration, len(pending))
+	errs := make(chan error, len(pending))
+	var wg sync.WaitGroup
+	tick := time.NewTicker(time.Second / steadyRate)
+	defer tick.Stop()
+	for i, p := range pending {
+		<-tick.C
+		sent := time.Now()
+		id, err := stack.Slack.Click("U0ALICE", p.Response.Channel, p.Response.TS, "approve", p.Response.ApprovalID)
+		if err != nil {
+			return res, fmt.Errorf("click: %w", err)
+		}
+		envelopes[i] = id
+		wg.Go(func() {
+			waitCtx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			if _, err := stack.WaitResumed(waitCtx, p.Token); err != nil {
+				errs <- fmt.Errorf("approval %s was not resumed within a minute: %w", p.Response.ApprovalID, err)
+				return
+			}
+			resumes[i] = time.Since(sent)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return res, err
+	}
+	for _, id := range envelopes {
+		ack, err := stack.Slack.WaitAck(ctx, id)
+		if err != nil {
+			return res, fmt.Errorf("ack: %w", err)
+		}
+		res.acks = append(res.acks, ack.Latency)
+	}
+	slices.Sort(res.acks)
+	slices.Sort(resumes)
+	res.resumes = resumes
+	return res, nil
 }
 
 func pct(sorted []time.Duration, p int) time.Duration {

@@ -44,7 +44,7 @@ func TestDemoPlaysEveryOutcome(t *testing.T) {
 }
 
 // The load run works end to end, and reports the bots' DynamoDB calls
-// per decision from their metrics.
+// per decision from their metrics, and then the steady phase's latencies.
 func TestSmallLoadRun(t *testing.T) {
 	t.Parallel()
 	var out, errs bytes.Buffer
@@ -53,7 +53,8 @@ func TestSmallLoadRun(t *testing.T) {
 	}
 	// How the calls fall between lone and grouped ones depends on timing;
 	// every decision's message-updated write is a transaction.
-	for _, want := range []string{`resumes {25}20 \(want 20\)`, `DynamoDB calls per decision +\d+\.\d\d: .*TransactWriteItems 1\.\d\d`} {
+	for _, want := range []string{`resumes {25}20 \(want 20\)`, `DynamoDB calls per decision +\d+\.\d\d: .*TransactWriteItems 1\.\d\d`,
+		`At a steady pace: 10 clicks, one every 50ms`, `\n  ack latency +p50 [\d.]+m?s  p99 [\d.]+m?s  max [\d.]+m?s\n  click to execution resumed +p50 [\d.]+m?s`} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("load report without %q:\n%s", want, out.String())
 		}
