@@ -43,6 +43,9 @@ import (
 //     shows the outcome.
 //   - Enqueueing an approval that is already queued keeps one job with the
 //     newest state; one that is being updated is not queued again.
+//   - What is still queued or waiting for Slack's pace when run's context
+//     ends (the shutdown bound) is left undone and counted in one warning
+//     (see leftBehind).
 type updater struct {
 	api       *slack.Client
 	approvals Approvals

@@ -255,9 +255,9 @@ func requestAll(ctx context.Context, stack *devstack.Stack, prefix string, n int
 
 // The steady phase: after the burst, half as many approvals again (at
 // most maxSteadyClicks) are clicked steadyRate a second, so each click
-// meets bots and a DynamoDB Local with nothing else to do (the ack of a
-// decision waits for its claim: this is that wait alone, without a
-// burst's queue).
+// meets no queue of other decisions (the bots are still posting the
+// burst's thread replies, about one a second). The ack of a decision
+// waits for its claim: this is that wait alone.
 const (
 	maxSteadyClicks = 200
 	steadyRate      = 20
@@ -284,12 +284,14 @@ func clickSteadily(ctx context.Context, stack *devstack.Stack, n int) (steadyRes
 	var wg sync.WaitGroup
 	tick := time.NewTicker(time.Second / steadyRate)
 	defer tick.Stop()
+	var clickErr error
 	for i, p := range pending {
 		<-tick.C
 		sent := time.Now()
 		id, err := stack.Slack.Click("U0ALICE", p.Response.Channel, p.Response.TS, "approve", p.Response.ApprovalID)
 		if err != nil {
-			return res, fmt.Errorf("click: %w", err)
+			clickErr = fmt.Errorf("click: %w", err)
+			break
 		}
 		envelopes[i] = id
 		wg.Go(func() {
@@ -304,6 +306,9 @@ func clickSteadily(ctx context.Context, stack *devstack.Stack, n int) (steadyRes
 	}
 	wg.Wait()
 	close(errs)
+	if clickErr != nil {
+		return res, clickErr
+	}
 	if err := <-errs; err != nil {
 		return res, err
 	}
